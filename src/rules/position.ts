@@ -1,0 +1,637 @@
+/**
+ * A legal xiangqi position and its moves (rules 2–3). Pure: no I/O, no clocks.
+ *
+ * The board is a 16×16 mailbox of piece ids (see geometry.ts). Legal moves are generated without
+ * playing every pseudo-legal move: when the side to move is not in check, a move of a piece other
+ * than the general can only expose its general if it leaves or enters the general's file or rank
+ * (chariot lines, cannon screens, facing generals) or leaves a square diagonally next to the
+ * general (a horse's leg); only those moves are tried on the board.
+ */
+import { makeBoardFen } from './fen.js';
+import {
+  BLACK,
+  CANNON,
+  CHARIOT,
+  CODE_ROLES,
+  crossed,
+  DIAG,
+  FROM_MAILBOX,
+  forward,
+  HOME,
+  HORSE,
+  IN_PALACE,
+  isAdvisorPoint,
+  isElephantPoint,
+  KING,
+  OFF,
+  ORTHO,
+  PAWN,
+  RED,
+  ROLE_OF,
+  SLOTS,
+  sideBit,
+  TO_MAILBOX,
+} from './geometry.js';
+import { defaultSetup, type Setup } from './setup.js';
+import {
+  type CodedError,
+  type Color,
+  err,
+  type Move,
+  makeSquareName,
+  ok,
+  type Piece,
+  type Result,
+  type Role,
+  type Square,
+} from './types.js';
+import { ZOBRIST_HI, ZOBRIST_LO, ZOBRIST_SIDE_HI, ZOBRIST_SIDE_LO, zobristIndex } from './zobrist.js';
+
+export type PositionErrorCode =
+  | 'too_many'
+  | 'king_missing'
+  | 'king_palace'
+  | 'advisor_point'
+  | 'elephant_point'
+  | 'pawn_point'
+  | 'kings_facing'
+  | 'opponent_in_check';
+export type PositionError = CodedError<PositionErrorCode>;
+
+/** Deepest search the fixed move buffers allow (perft, engine, chase detection). */
+export const MAX_PLY = 128;
+const MOVES_PER_PLY = 256;
+
+/** Horse targets through each orthogonal leg: for ORTHO[k], two jumps. */
+const HORSE_JUMPS = [
+  [-33, -31],
+  [-18, 14],
+  [-14, 18],
+  [31, 33],
+] as const;
+/** Squares from which a horse attacks through each diagonal neighbour of the target (DIAG order). */
+const HORSE_ATTACKERS = [
+  [-33, -18],
+  [-31, -14],
+  [14, 31],
+  [18, 33],
+] as const;
+
+const SIDE_NAMES: readonly Color[] = ['red', 'black'];
+const sideIndex = (c: Color): number => (c === 'red' ? 0 : 1);
+
+export const encodeMove = (from: number, to: number): number => from | (to << 8);
+export const moveFromIndex = (m: number): number => m & 255;
+export const moveToIndex = (m: number): number => (m >> 8) & 255;
+
+export class Position {
+  /** Piece id or OFF on each mailbox index. */
+  readonly board = new Uint8Array(256);
+  /** Mailbox index of each piece id, 0 when it is not on the board. */
+  readonly squares = new Uint8Array(48);
+  /** 0 red, 1 black. */
+  side = 0;
+  halfmoves = 0;
+  fullmoves = 1;
+  hashLo = 0;
+  hashHi = 0;
+
+  // Undo stack of make(): move, captured id, halfmoves.
+  private readonly undoMove = new Int32Array(1024);
+  private readonly undoCaptured = new Uint8Array(1024);
+  private readonly undoHalf = new Int32Array(1024);
+  private undoTop = 0;
+  /** Per-ply move buffers for recursive searches. */
+  readonly moveBuffer = new Int32Array(MAX_PLY * MOVES_PER_PLY);
+
+  private constructor() {
+    this.board.fill(OFF);
+    for (let sq = 0; sq < 90; sq++) this.board[TO_MAILBOX[sq]!] = 0;
+  }
+
+  static default(): Position {
+    const r = Position.fromSetup(defaultSetup());
+    if (!r.ok) throw new Error(r.error.message);
+    return r.value;
+  }
+
+  /** Checks a setup against every rule a reachable position obeys. */
+  static fromSetup(setup: Setup): Result<Position, PositionError> {
+    const pos = new Position();
+    const used = new Uint8Array(48);
+    for (let sq = 0; sq < 90; sq++) {
+      const piece = setup.board[sq];
+      if (!piece) continue;
+      const side = sideIndex(piece.color);
+      const at = makeSquareName(sq);
+      const [first, count] = SLOTS[piece.role];
+      let slot = -1;
+      for (let k = 0; k < count; k++) {
+        if (!used[sideBit(side) + first + k]) {
+          slot = first + k;
+          break;
+        }
+      }
+      if (slot < 0) {
+        return err({
+          code: 'too_many',
+          message: `${piece.color} has more than ${count} ${piece.role}${count > 1 ? 's' : ''} (extra at ${at})`,
+        });
+      }
+      const i = TO_MAILBOX[sq]!;
+      if (piece.role === 'king' && !(IN_PALACE[i] && HOME[side]![i])) {
+        return err({ code: 'king_palace', message: `${piece.color} general on ${at} is outside its palace` });
+      }
+      if (piece.role === 'advisor' && !isAdvisorPoint(side, sq)) {
+        return err({
+          code: 'advisor_point',
+          message: `${piece.color} advisor on ${at} is off the advisor points`,
+        });
+      }
+      if (piece.role === 'elephant' && !isElephantPoint(side, sq)) {
+        return err({
+          code: 'elephant_point',
+          message: `${piece.color} elephant on ${at} is off the elephant points`,
+        });
+      }
+      if (piece.role === 'pawn' && !pawnPointOk(side, sq)) {
+        return err({
+          code: 'pawn_point',
+          message: `${piece.color} soldier on ${at} stands where no soldier can be (behind its start rank or sideways before the river)`,
+        });
+      }
+      const id = sideBit(side) + slot;
+      used[id] = 1;
+      pos.board[i] = id;
+      pos.squares[id] = i;
+    }
+    for (const side of [0, 1]) {
+      if (!pos.squares[sideBit(side)]) {
+        return err({ code: 'king_missing', message: `the ${SIDE_NAMES[side]} general is missing` });
+      }
+    }
+    pos.side = sideIndex(setup.turn);
+    pos.halfmoves = setup.halfmoves;
+    pos.fullmoves = setup.fullmoves;
+    if (pos.kingsFacing()) {
+      return err({ code: 'kings_facing', message: 'the two generals face each other on an open file' });
+    }
+    if (pos.isAttacked(pos.squares[sideBit(1 - pos.side)]!, 1 - pos.side)) {
+      return err({
+        code: 'opponent_in_check',
+        message: `${SIDE_NAMES[1 - pos.side]} is in check but it is ${SIDE_NAMES[pos.side]}'s move`,
+      });
+    }
+    pos.computeHash();
+    return ok(pos);
+  }
+
+  clone(): Position {
+    const p = new Position();
+    p.board.set(this.board);
+    p.squares.set(this.squares);
+    p.side = this.side;
+    p.halfmoves = this.halfmoves;
+    p.fullmoves = this.fullmoves;
+    p.hashLo = this.hashLo;
+    p.hashHi = this.hashHi;
+    return p;
+  }
+
+  get turn(): Color {
+    return SIDE_NAMES[this.side]!;
+  }
+
+  pieceAt(sq: Square): Piece | undefined {
+    const id = this.board[TO_MAILBOX[sq]!]!;
+    if (!id) return undefined;
+    return { color: id & RED ? 'red' : 'black', role: CODE_ROLES[ROLE_OF[id]!]! };
+  }
+
+  toSetup(): Setup {
+    const board: (Piece | undefined)[] = [];
+    for (let sq = 0; sq < 90; sq++) board.push(this.pieceAt(sq));
+    return { board, turn: this.turn, halfmoves: this.halfmoves, fullmoves: this.fullmoves };
+  }
+
+  get boardFen(): string {
+    return makeBoardFen(this.toSetup().board);
+  }
+
+  kingSquare(color: Color): Square {
+    return FROM_MAILBOX[this.squares[sideBit(sideIndex(color))]!]!;
+  }
+
+  /** A 53-bit Zobrist key of pieces and side to move. */
+  get hash(): number {
+    return (this.hashHi >>> 0) * 2097152 + (this.hashLo >>> 11);
+  }
+
+  private computeHash(): void {
+    let lo = 0;
+    let hi = 0;
+    for (let id = 16; id < 48; id++) {
+      const i = this.squares[id]!;
+      if (!i) continue;
+      const z = zobristIndex(id, i);
+      lo ^= ZOBRIST_LO[z]!;
+      hi ^= ZOBRIST_HI[z]!;
+    }
+    if (this.side) {
+      lo ^= ZOBRIST_SIDE_LO;
+      hi ^= ZOBRIST_SIDE_HI;
+    }
+    this.hashLo = lo;
+    this.hashHi = hi;
+  }
+
+  // ---------------------------------------------------------------- attacks
+
+  /**
+   * Is mailbox index `k` attacked by the enemies of `side`? Counts the enemy general along an open
+   * file, so testing one's own general also tests facing generals (rule 2.2).
+   */
+  isAttacked(k: number, side: number): boolean {
+    const board = this.board;
+    const them = sideBit(1 - side);
+    for (let d = 0; d < 4; d++) {
+      const delta = ORTHO[d]!;
+      let t = k + delta;
+      let p = board[t]!;
+      while (p === 0) {
+        t += delta;
+        p = board[t]!;
+      }
+      if (p & them) {
+        const role = ROLE_OF[p];
+        if (role === CHARIOT || role === KING) return true;
+      }
+      if (p === OFF) continue;
+      t += delta;
+      p = board[t]!;
+      while (p === 0) {
+        t += delta;
+        p = board[t]!;
+      }
+      if (p & them && ROLE_OF[p] === CANNON) return true;
+    }
+    for (let d = 0; d < 4; d++) {
+      if (board[k + DIAG[d]!] !== 0) continue;
+      const pair = HORSE_ATTACKERS[d]!;
+      let p = board[k + pair[0]]!;
+      if (p & them && ROLE_OF[p] === HORSE) return true;
+      p = board[k + pair[1]]!;
+      if (p & them && ROLE_OF[p] === HORSE) return true;
+    }
+    // Enemy soldiers attack from in front of `k` and, once across the river, from beside it.
+    let p = board[k + forward(side)]!;
+    if (p & them && ROLE_OF[p] === PAWN) return true;
+    p = board[k - 1]!;
+    if (p & them && ROLE_OF[p] === PAWN && crossed(1 - side, k - 1)) return true;
+    p = board[k + 1]!;
+    if (p & them && ROLE_OF[p] === PAWN && crossed(1 - side, k + 1)) return true;
+    return false;
+  }
+
+  isCheck(): boolean {
+    return this.isAttacked(this.squares[sideBit(this.side)]!, this.side);
+  }
+
+  private kingsFacing(): boolean {
+    const a = this.squares[RED]!;
+    const b = this.squares[BLACK]!;
+    if ((a & 15) !== (b & 15)) return false;
+    for (let t = a + 16; t < b; t += 16) if (this.board[t] !== 0) return false;
+    return true;
+  }
+
+  // ---------------------------------------------------------------- move generation
+
+  /**
+   * Writes the legal moves of the side to move into `out` from `start`; returns how many.
+   * Moves are `from | to << 8` in mailbox indices. Allocates nothing.
+   */
+  generateLegal(out: Int32Array, start: number): number {
+    const board = this.board;
+    const side = this.side;
+    const us = sideBit(side);
+    const them = sideBit(1 - side);
+    const base = us;
+    const king = this.squares[base]!;
+    const inCheck = this.isAttacked(king, side);
+    const kingFile = king & 15;
+    const kingRank = king >> 4;
+    let n = start;
+
+    // General: every move is tried on the board.
+    for (let d = 0; d < 4; d++) {
+      const t = king + ORTHO[d]!;
+      const p = board[t]!;
+      if (IN_PALACE[t] && (p === 0 || p & them) && this.safeAfter(king, t, t)) {
+        out[n++] = king | (t << 8);
+      }
+    }
+
+    for (let slot = 1; slot < 16; slot++) {
+      const f = this.squares[base + slot]!;
+      if (!f) continue;
+      // Does leaving `f` possibly expose the general? (line or horse leg)
+      const fromRisky =
+        inCheck ||
+        (f & 15) === kingFile ||
+        f >> 4 === kingRank ||
+        f - king === 15 ||
+        f - king === 17 ||
+        king - f === 15 ||
+        king - f === 17;
+      switch (slot) {
+        case 1:
+        case 2: // advisors
+          for (let d = 0; d < 4; d++) {
+            const t = f + DIAG[d]!;
+            const p = board[t]!;
+            if (IN_PALACE[t] && (p === 0 || p & them)) {
+              if (fromRisky || (t & 15) === kingFile || t >> 4 === kingRank) {
+                if (!this.safeAfter(f, t, king)) continue;
+              }
+              out[n++] = f | (t << 8);
+            }
+          }
+          break;
+        case 3:
+        case 4: {
+          // elephants
+          const home = HOME[side]!;
+          for (let d = 0; d < 4; d++) {
+            const eye = f + DIAG[d]!;
+            if (board[eye] !== 0) continue;
+            const t = eye + DIAG[d]!;
+            const p = board[t]!;
+            if (home[t] && (p === 0 || p & them)) {
+              if (fromRisky || (t & 15) === kingFile || t >> 4 === kingRank) {
+                if (!this.safeAfter(f, t, king)) continue;
+              }
+              out[n++] = f | (t << 8);
+            }
+          }
+          break;
+        }
+        case 5:
+        case 6: // horses
+          for (let d = 0; d < 4; d++) {
+            if (board[f + ORTHO[d]!] !== 0) continue;
+            const jumps = HORSE_JUMPS[d]!;
+            for (let j = 0; j < 2; j++) {
+              const t = f + jumps[j]!;
+              const p = board[t]!;
+              if (p === 0 || p & them) {
+                if (fromRisky || (t & 15) === kingFile || t >> 4 === kingRank) {
+                  if (!this.safeAfter(f, t, king)) continue;
+                }
+                out[n++] = f | (t << 8);
+              }
+            }
+          }
+          break;
+        case 7:
+        case 8: // chariots
+          for (let d = 0; d < 4; d++) {
+            const delta = ORTHO[d]!;
+            let t = f + delta;
+            let p = board[t]!;
+            while (true) {
+              if (p !== 0 && !(p & them)) break;
+              if (fromRisky || (t & 15) === kingFile || t >> 4 === kingRank) {
+                if (this.safeAfter(f, t, king)) out[n++] = f | (t << 8);
+              } else {
+                out[n++] = f | (t << 8);
+              }
+              if (p !== 0) break;
+              t += delta;
+              p = board[t]!;
+            }
+          }
+          break;
+        case 9:
+        case 10: // cannons
+          for (let d = 0; d < 4; d++) {
+            const delta = ORTHO[d]!;
+            let t = f + delta;
+            let p = board[t]!;
+            while (p === 0) {
+              if (fromRisky || (t & 15) === kingFile || t >> 4 === kingRank) {
+                if (this.safeAfter(f, t, king)) out[n++] = f | (t << 8);
+              } else {
+                out[n++] = f | (t << 8);
+              }
+              t += delta;
+              p = board[t]!;
+            }
+            if (p === OFF) continue;
+            t += delta;
+            p = board[t]!;
+            while (p === 0) {
+              t += delta;
+              p = board[t]!;
+            }
+            if (p & them) {
+              if (fromRisky || (t & 15) === kingFile || t >> 4 === kingRank) {
+                if (this.safeAfter(f, t, king)) out[n++] = f | (t << 8);
+              } else {
+                out[n++] = f | (t << 8);
+              }
+            }
+          }
+          break;
+        default: {
+          // soldiers
+          let t = f + forward(side);
+          let p = board[t]!;
+          if (p === 0 || p & them) {
+            if (!(fromRisky || (t & 15) === kingFile || t >> 4 === kingRank) || this.safeAfter(f, t, king)) {
+              out[n++] = f | (t << 8);
+            }
+          }
+          if (crossed(side, f)) {
+            t = f - 1;
+            p = board[t]!;
+            if (p === 0 || p & them) {
+              if (
+                !(fromRisky || (t & 15) === kingFile || t >> 4 === kingRank) ||
+                this.safeAfter(f, t, king)
+              ) {
+                out[n++] = f | (t << 8);
+              }
+            }
+            t = f + 1;
+            p = board[t]!;
+            if (p === 0 || p & them) {
+              if (
+                !(fromRisky || (t & 15) === kingFile || t >> 4 === kingRank) ||
+                this.safeAfter(f, t, king)
+              ) {
+                out[n++] = f | (t << 8);
+              }
+            }
+          }
+        }
+      }
+    }
+    return n - start;
+  }
+
+  /** Plays f→t on the bare board, tests the general standing on `king` (its new square if it moved), undoes. */
+  private safeAfter(f: number, t: number, king: number): boolean {
+    const board = this.board;
+    const moving = board[f]!;
+    const captured = board[t]!;
+    board[t] = moving;
+    board[f] = 0;
+    const attacked = this.isAttacked(king, this.side);
+    board[f] = moving;
+    board[t] = captured;
+    return !attacked;
+  }
+
+  /** Does the side to move have any legal move? */
+  hasLegalMove(): boolean {
+    return this.generateLegal(this.moveBuffer, 0) > 0;
+  }
+
+  // ---------------------------------------------------------------- make / unmake
+
+  /** Plays an encoded legal move; `unmake()` takes it back. */
+  make(m: number): void {
+    const f = m & 255;
+    const t = (m >> 8) & 255;
+    const board = this.board;
+    const moving = board[f]!;
+    const captured = board[t]!;
+    const top = this.undoTop++;
+    this.undoMove[top] = m;
+    this.undoCaptured[top] = captured;
+    this.undoHalf[top] = this.halfmoves;
+    let zf = zobristIndex(moving, f);
+    const zt = zobristIndex(moving, t);
+    let lo = this.hashLo ^ ZOBRIST_LO[zf]! ^ ZOBRIST_LO[zt]! ^ ZOBRIST_SIDE_LO;
+    let hi = this.hashHi ^ ZOBRIST_HI[zf]! ^ ZOBRIST_HI[zt]! ^ ZOBRIST_SIDE_HI;
+    if (captured) {
+      zf = zobristIndex(captured, t);
+      lo ^= ZOBRIST_LO[zf]!;
+      hi ^= ZOBRIST_HI[zf]!;
+      this.squares[captured] = 0;
+      this.halfmoves = 0;
+    } else {
+      this.halfmoves++;
+    }
+    this.hashLo = lo;
+    this.hashHi = hi;
+    board[t] = moving;
+    board[f] = 0;
+    this.squares[moving] = t;
+    if (this.side) this.fullmoves++;
+    this.side ^= 1;
+  }
+
+  unmake(): void {
+    const top = --this.undoTop;
+    const m = this.undoMove[top]!;
+    const captured = this.undoCaptured[top]!;
+    const f = m & 255;
+    const t = (m >> 8) & 255;
+    const board = this.board;
+    const moving = board[t]!;
+    this.side ^= 1;
+    if (this.side) this.fullmoves--;
+    this.halfmoves = this.undoHalf[top]!;
+    board[f] = moving;
+    board[t] = captured;
+    this.squares[moving] = f;
+    const zf = zobristIndex(moving, f);
+    let zt = zobristIndex(moving, t);
+    let lo = this.hashLo ^ ZOBRIST_LO[zf]! ^ ZOBRIST_LO[zt]! ^ ZOBRIST_SIDE_LO;
+    let hi = this.hashHi ^ ZOBRIST_HI[zf]! ^ ZOBRIST_HI[zt]! ^ ZOBRIST_SIDE_HI;
+    if (captured) {
+      this.squares[captured] = t;
+      zt = zobristIndex(captured, t);
+      lo ^= ZOBRIST_LO[zt]!;
+      hi ^= ZOBRIST_HI[zt]!;
+    }
+    this.hashLo = lo;
+    this.hashHi = hi;
+  }
+
+  // ---------------------------------------------------------------- friendly API (squares 0..89)
+
+  legalMoves(): Move[] {
+    const buf = this.moveBuffer;
+    const n = this.generateLegal(buf, 0);
+    const moves: Move[] = [];
+    for (let k = 0; k < n; k++) {
+      const m = buf[k]!;
+      moves.push({ from: FROM_MAILBOX[m & 255]!, to: FROM_MAILBOX[(m >> 8) & 255]! });
+    }
+    return moves;
+  }
+
+  /** Legal destinations of the piece on `from` (empty when it is not the mover's). */
+  legalDestinations(from: Square): Square[] {
+    return this.legalMoves()
+      .filter((m) => m.from === from)
+      .map((m) => m.to);
+  }
+
+  isLegal(move: Move): boolean {
+    const f = TO_MAILBOX[move.from];
+    const t = TO_MAILBOX[move.to];
+    if (f === undefined || t === undefined) return false;
+    const buf = this.moveBuffer;
+    const n = this.generateLegal(buf, 0);
+    const m = f | (t << 8);
+    for (let k = 0; k < n; k++) if (buf[k] === m) return true;
+    return false;
+  }
+
+  /** Plays a legal move (checked by the caller); returns the captured piece. */
+  play(move: Move): Piece | undefined {
+    const captured = this.pieceAt(move.to);
+    this.make(encodeMove(TO_MAILBOX[move.from]!, TO_MAILBOX[move.to]!));
+    return captured;
+  }
+
+  /** Takes back the last `play()`/`make()`. */
+  undo(): void {
+    if (this.undoTop === 0) throw new Error('nothing to undo');
+    this.unmake();
+  }
+
+  isCheckmate(): boolean {
+    return this.isCheck() && !this.hasLegalMove();
+  }
+
+  /** No legal move while not in check: a loss in xiangqi (rule 3.2, 4.1.3). */
+  isStalemate(): boolean {
+    return !this.isCheck() && !this.hasLegalMove();
+  }
+
+  /** Pieces of one colour and role, as squares. */
+  piecesOf(color: Color, role: Role): Square[] {
+    const side = sideIndex(color);
+    const [first, count] = SLOTS[role];
+    const out: Square[] = [];
+    for (let k = 0; k < count; k++) {
+      const i = this.squares[sideBit(side) + first + k]!;
+      if (i) out.push(FROM_MAILBOX[i]!);
+    }
+    return out;
+  }
+}
+
+function pawnPointOk(side: number, sq: Square): boolean {
+  const file = sq % 9;
+  const rank = Math.floor(sq / 9);
+  const rel = side === 0 ? rank : 9 - rank;
+  if (rel < 3) return false;
+  if (rel <= 4) return file % 2 === 0;
+  return true;
+}

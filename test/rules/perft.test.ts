@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { parseFen } from '../../src/rules/fen.js';
+import { perft, perftDivide } from '../../src/rules/perft.js';
+import { Position } from '../../src/rules/position.js';
+import { readSharedJson } from '../helpers/shared.js';
+
+interface PerftCase {
+  src: string;
+  fen: string;
+  perft: number[] | Record<string, number>;
+}
+const { cases } = readSharedJson<{ cases: PerftCase[] }>('data/perft.json');
+
+function load(fen: string): Position {
+  const setup = parseFen(fen);
+  if (!setup.ok) throw new Error(setup.error.message);
+  const pos = Position.fromSetup(setup.value);
+  if (!pos.ok) throw new Error(pos.error.message);
+  return pos.value;
+}
+
+const depthsOf = (c: PerftCase): [number, number][] =>
+  Array.isArray(c.perft)
+    ? c.perft.map((n, k) => [k + 1, n] as [number, number])
+    : Object.entries(c.perft).map(([d, n]) => [Number(d), n] as [number, number]);
+
+describe('perft of ../shared/data/perft.json', () => {
+  for (const c of cases) {
+    for (const [depth, nodes] of depthsOf(c).filter(([d]) => d <= 4)) {
+      it(`${c.fen} depth ${depth} = ${nodes}`, () => {
+        const pos = load(c.fen);
+        const before = pos.hash;
+        expect(perft(pos, depth)).toBe(nodes);
+        // make/unmake leaves the position exactly as it was
+        expect(pos.hash).toBe(before);
+      });
+    }
+  }
+});
+
+describe('perft depth 5 (slow tier)', () => {
+  // The three smallest depth-5 counts keep CI quick; the start position's 133M runs in `npm run bench`.
+  const deep = cases
+    .filter((c) => Array.isArray(c.perft) && c.perft.length >= 5)
+    .sort((a, b) => (a.perft as number[])[4]! - (b.perft as number[])[4]!)
+    .slice(0, 3);
+  for (const c of deep) {
+    const nodes = (c.perft as number[])[4]!;
+    it(`${c.fen} depth 5 = ${nodes}`, () => {
+      expect(perft(load(c.fen), 5)).toBe(nodes);
+    });
+  }
+});
+
+describe('perft divide', () => {
+  it('sums to the total and names every root move once', () => {
+    const pos = load(cases[0]!.fen);
+    const rows = perftDivide(pos, 3);
+    expect(rows).toHaveLength(44);
+    expect(new Set(rows.map((r) => r.move)).size).toBe(44);
+    expect(rows.reduce((s, r) => s + r.nodes, 0)).toBe(79666);
+    expect(rows.find((r) => r.move === 'h2e2')?.nodes).toBe(
+      perft(load('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b'), 2),
+    );
+  });
+});
