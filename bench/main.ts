@@ -1,7 +1,17 @@
 /** `npm run bench`: speed figures of every part, printed as a table. */
+import { benchGame } from './game.js';
+import { benchRecord } from './record.js';
 import { benchRules } from './rules.js';
+import { benchSensorLog } from './sensor-log.js';
+import { benchSensors } from './sensors.js';
 
-const sections: [string, () => Promise<void>][] = [['rules: perft nodes/s', benchRules]];
+const sections: [string, () => Promise<void>][] = [
+  ['rules: perft nodes/s, xqboard against Fairy-Stockfish (WebAssembly)', benchRules],
+  ['game: cost of a move in the game model, time to judge a repetition', benchGame],
+  ['sensor log: lines read and written per second, replayed events per second', benchSensorLog],
+  ['sensors: snapshots parsed/s, last byte → snapshot event (serial driver)', benchSensors],
+  ['records: PGN games/s streamed and replayed, written and read back per notation', benchRecord],
+];
 
 for (const [title, run] of sections) {
   console.log(`\n== ${title}`);

@@ -1,8 +1,12 @@
 /** `xqboard`: the command line. Sub-commands live in ./commands, one a file. */
 import { type CliIo, type Command, UsageError, wantsHelp } from './command.js';
+import { convertCommand } from './commands/convert.js';
+import { gameCommand } from './commands/game.js';
+import { gamesCommand } from './commands/games.js';
 import { perftCommand } from './commands/perft.js';
+import { replayCommand } from './commands/replay.js';
 
-const COMMANDS: readonly Command[] = [perftCommand];
+const COMMANDS: readonly Command[] = [convertCommand, gameCommand, gamesCommand, perftCommand, replayCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

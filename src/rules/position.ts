@@ -77,7 +77,20 @@ const HORSE_ATTACKERS = [
   [18, 33],
 ] as const;
 
+/** Scratch moves for the non-recursive queries (single-threaded, never re-entered). */
+const SCRATCH = new Int32Array(MOVES_PER_PLY);
+
 const SIDE_NAMES: readonly Color[] = ['red', 'black'];
+/** The names players use in messages (general and soldier, not king and pawn). */
+const ROLE_NAMES: Record<Role, string> = {
+  king: 'general',
+  advisor: 'advisor',
+  elephant: 'elephant',
+  horse: 'horse',
+  chariot: 'chariot',
+  cannon: 'cannon',
+  pawn: 'soldier',
+};
 const sideIndex = (c: Color): number => (c === 'red' ? 0 : 1);
 
 export const encodeMove = (from: number, to: number): number => from | (to << 8);
@@ -96,13 +109,18 @@ export class Position {
   hashLo = 0;
   hashHi = 0;
 
-  // Undo stack of make(): move, captured id, halfmoves.
-  private readonly undoMove = new Int32Array(1024);
-  private readonly undoCaptured = new Uint8Array(1024);
-  private readonly undoHalf = new Int32Array(1024);
+  // Undo stack of make(): move, captured id, halfmoves. Grows for games longer than 1024 plies.
+  private undoMove = new Int32Array(1024);
+  private undoCaptured = new Uint8Array(1024);
+  private undoHalf = new Int32Array(1024);
   private undoTop = 0;
-  /** Per-ply move buffers for recursive searches. */
-  readonly moveBuffer = new Int32Array(MAX_PLY * MOVES_PER_PLY);
+  private searchBuffer: Int32Array | undefined;
+
+  /** Per-ply move buffers for recursive searches (perft, engine), allocated on first use. */
+  get moveBuffer(): Int32Array {
+    this.searchBuffer ??= new Int32Array(MAX_PLY * MOVES_PER_PLY);
+    return this.searchBuffer;
+  }
 
   private constructor() {
     this.board.fill(OFF);
@@ -135,7 +153,7 @@ export class Position {
       if (slot < 0) {
         return err({
           code: 'too_many',
-          message: `${piece.color} has more than ${count} ${piece.role}${count > 1 ? 's' : ''} (extra at ${at})`,
+          message: `${piece.color} has more than ${count} ${ROLE_NAMES[piece.role]}${count > 1 ? 's' : ''} (extra at ${at})`,
         });
       }
       const i = TO_MAILBOX[sq]!;
@@ -174,12 +192,18 @@ export class Position {
     pos.halfmoves = setup.halfmoves;
     pos.fullmoves = setup.fullmoves;
     if (pos.kingsFacing()) {
-      return err({ code: 'kings_facing', message: 'the two generals face each other on an open file' });
+      const red = makeSquareName(pos.kingSquare('red'));
+      const black = makeSquareName(pos.kingSquare('black'));
+      return err({
+        code: 'kings_facing',
+        message: `the two generals face each other on the open ${red[0]} file (${red} and ${black})`,
+      });
     }
     if (pos.isAttacked(pos.squares[sideBit(1 - pos.side)]!, 1 - pos.side)) {
+      const waiting = SIDE_NAMES[1 - pos.side]!;
       return err({
         code: 'opponent_in_check',
-        message: `${SIDE_NAMES[1 - pos.side]} is in check but it is ${SIDE_NAMES[pos.side]}'s move`,
+        message: `the ${waiting} general on ${makeSquareName(pos.kingSquare(waiting))} is in check but it is ${SIDE_NAMES[pos.side]}'s move`,
       });
     }
     pos.computeHash();
@@ -495,7 +519,7 @@ export class Position {
 
   /** Does the side to move have any legal move? */
   hasLegalMove(): boolean {
-    return this.generateLegal(this.moveBuffer, 0) > 0;
+    return this.generateLegal(SCRATCH, 0) > 0;
   }
 
   // ---------------------------------------------------------------- make / unmake
@@ -508,6 +532,7 @@ export class Position {
     const moving = board[f]!;
     const captured = board[t]!;
     const top = this.undoTop++;
+    if (top === this.undoMove.length) this.growUndo();
     this.undoMove[top] = m;
     this.undoCaptured[top] = captured;
     this.undoHalf[top] = this.halfmoves;
@@ -531,6 +556,19 @@ export class Position {
     this.squares[moving] = t;
     if (this.side) this.fullmoves++;
     this.side ^= 1;
+  }
+
+  private growUndo(): void {
+    const size = this.undoMove.length * 2;
+    const move = new Int32Array(size);
+    const captured = new Uint8Array(size);
+    const half = new Int32Array(size);
+    move.set(this.undoMove);
+    captured.set(this.undoCaptured);
+    half.set(this.undoHalf);
+    this.undoMove = move;
+    this.undoCaptured = captured;
+    this.undoHalf = half;
   }
 
   unmake(): void {
@@ -564,7 +602,7 @@ export class Position {
   // ---------------------------------------------------------------- friendly API (squares 0..89)
 
   legalMoves(): Move[] {
-    const buf = this.moveBuffer;
+    const buf = SCRATCH;
     const n = this.generateLegal(buf, 0);
     const moves: Move[] = [];
     for (let k = 0; k < n; k++) {
@@ -585,7 +623,7 @@ export class Position {
     const f = TO_MAILBOX[move.from];
     const t = TO_MAILBOX[move.to];
     if (f === undefined || t === undefined) return false;
-    const buf = this.moveBuffer;
+    const buf = SCRATCH;
     const n = this.generateLegal(buf, 0);
     const m = f | (t << 8);
     for (let k = 0; k < n; k++) if (buf[k] === m) return true;

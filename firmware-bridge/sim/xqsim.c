@@ -1,0 +1,247 @@
+/* xqsim: runs the xqboard firmware in simavr with UART0 on a pty, and simulates the sensors.
+ *
+ *   xqsim build/xqboard.elf [--colour]
+ *
+ * stdout, first line: the pty path (open it, then send `start`). Then one line per command.
+ * stdin commands:
+ *   start               run the MCU (do it after opening the pty: earlier bytes would be lost)
+ *   set <90 cells>      what the sensors see, Square order: '.' empty, 'x' occupied, 'r' / 'b'
+ *   button red|black    press a clock button for 60 ms (simulated time); "ok" after the release
+ *   glitch <sq> <us>    square <sq> reads the opposite for <us> microseconds (simulated);
+ *                       answered "ok glitch <sq>" when it is back
+ *   stats               prints "stats sim_ms=<n> scans=<n> chain_read_us=<x>" (scans = /PL
+ *                       pulses seen; chain_read_us = the last read, /PL low to /CE high)
+ *   quit                exits (uart_pty_stop() hangs in simavr 1.6, so we never call it)
+ * Each command is answered "ok <command>" or "error <why>".
+ *
+ * The 74HC165 chain is simulated on the firmware's pins (xqboard/pins.h): /PL = PA0, CP = PA1,
+ * /CE = PA2, Q7 = PA3; buttons on PE4 (red) and PE5 (black). Sensors are active low, as on the
+ * real board. The simulation runs at most as fast as real time, so firmware timings hold. */
+#define _DEFAULT_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <simavr/avr_ioport.h>
+#include <simavr/parts/uart_pty.h>
+#include <simavr/sim_avr.h>
+#include <simavr/sim_elf.h>
+
+#define FREQ 16000000ul
+#define MAX_CHIPS 23
+
+static avr_t *avr;
+static uart_pty_t pty;
+static avr_irq_t *q7_irq, *button_irq[2];
+
+/* The chain: bit k (k-th bit out of Q7 after a load) = raw sensor bit k. */
+static int nbits = 90;
+static unsigned char sensors[MAX_CHIPS * 8]; /* raw levels, 1 = no magnet */
+static unsigned char shift[MAX_CHIPS * 8];
+static int pos, pl_level = 1, ce_level = 1;
+static unsigned long scans;
+static avr_cycle_count_t scan_started, scan_cycles; /* /PL low to /CE high: one chain read */
+
+static void put_q7(void) { avr_raise_irq(q7_irq, pos < MAX_CHIPS * 8 ? shift[pos] : 0); }
+
+static void on_pl(struct avr_irq_t *irq, uint32_t value, void *param) {
+  (void)irq, (void)param;
+  pl_level = value & 1;
+  if (!pl_level) { /* parallel load */
+    memcpy(shift, sensors, sizeof shift);
+    pos = 0;
+    scans++;
+    scan_started = avr->cycle;
+    put_q7();
+  }
+}
+
+static void on_cp(struct avr_irq_t *irq, uint32_t value, void *param) {
+  (void)irq, (void)param;
+  if ((value & 1) && pl_level && !ce_level) { /* rising edge, shifting enabled */
+    pos++;
+    put_q7();
+  }
+}
+
+static void on_ce(struct avr_irq_t *irq, uint32_t value, void *param) {
+  (void)irq, (void)param;
+  ce_level = value & 1;
+  if (ce_level && scan_started) scan_cycles = avr->cycle - scan_started;
+}
+
+static int set_cells(const char *cells) {
+  int sq;
+  if (strlen(cells) != 90) return -1;
+  for (sq = 0; sq < 90; sq++)
+    if (!strchr(".xrb", cells[sq])) return -1;
+  memset(sensors, 1, sizeof sensors);
+  for (sq = 0; sq < 90; sq++) {
+    char c = cells[sq];
+    if (nbits == 90) sensors[sq] = c == '.';
+    else {
+      sensors[2 * sq] = !(c == 'r' || c == 'x');
+      sensors[2 * sq + 1] = c != 'b';
+    }
+  }
+  return 0;
+}
+
+static avr_cycle_count_t release(struct avr_t *a, avr_cycle_count_t when, void *param) {
+  (void)a, (void)when;
+  avr_raise_irq(button_irq[(long)param], 1);
+  /* Answered only now, so a test's presses never overlap. */
+  printf("ok button %s\n", (long)param ? "black" : "red");
+  fflush(stdout);
+  return 0;
+}
+
+/* glitch: one square reads the opposite for a while (a piece slid over it, a flaky sensor). */
+static int glitch_sq = -1;
+static void flip(int sq) {
+  if (nbits == 90) sensors[sq] ^= 1;
+  else sensors[2 * sq] ^= 1; /* the red sensor */
+}
+static avr_cycle_count_t glitch_end(struct avr_t *a, avr_cycle_count_t when, void *param) {
+  (void)a, (void)when, (void)param;
+  flip(glitch_sq);
+  printf("ok glitch %d\n", glitch_sq);
+  fflush(stdout);
+  glitch_sq = -1;
+  return 0;
+}
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static int running;
+static char line[256];
+static size_t line_len;
+
+static void command(char *cmd) {
+  if (!strcmp(cmd, "start")) {
+    running = 1;
+  } else if (!strncmp(cmd, "set ", 4)) {
+    if (set_cells(cmd + 4)) {
+      printf("error set needs 90 of . x r b\n");
+      return;
+    }
+  } else if (!strcmp(cmd, "button red") || !strcmp(cmd, "button black")) {
+    long side = cmd[7] == 'b';
+    avr_raise_irq(button_irq[side], 0);
+    avr_cycle_timer_register_usec(avr, 60000, release, (void *)side);
+    return;
+  } else if (!strncmp(cmd, "glitch ", 7)) {
+    int sq, us;
+    if (sscanf(cmd + 7, "%d %d", &sq, &us) != 2 || sq < 0 || sq > 89 || us < 1 || glitch_sq >= 0) {
+      printf("error glitch needs <square 0..89> <microseconds>, one at a time\n");
+      return;
+    }
+    glitch_sq = sq;
+    flip(sq);
+    avr_cycle_timer_register_usec(avr, (uint32_t)us, glitch_end, NULL);
+    return;
+  } else if (!strcmp(cmd, "stats")) {
+    printf("stats sim_ms=%llu scans=%lu chain_read_us=%.1f\n", (unsigned long long)(avr->cycle * 1000 / FREQ), scans,
+           scan_cycles * 1e6 / FREQ);
+  } else if (!strcmp(cmd, "quit")) {
+    fflush(stdout);
+    _exit(0);
+  } else {
+    printf("error unknown command '%s'\n", cmd);
+    return;
+  }
+  printf("ok %s\n", cmd);
+}
+
+/* Reads whatever stdin has, without waiting; runs complete lines. */
+static void read_stdin(int wait_ms) {
+  struct pollfd p = {0, POLLIN, 0};
+  char buf[512];
+  ssize_t n, i;
+  if (poll(&p, 1, wait_ms) <= 0) return;
+  n = read(0, buf, sizeof buf);
+  if (n <= 0) _exit(0); /* the test went away */
+  for (i = 0; i < n; i++) {
+    if (buf[i] == '\n') {
+      line[line_len] = 0;
+      command(line);
+      line_len = 0;
+    } else if (line_len < sizeof line - 1) {
+      line[line_len++] = buf[i];
+    }
+  }
+  fflush(stdout);
+}
+
+int main(int argc, char **argv) {
+  elf_firmware_t fw;
+  int saved_stdout, i;
+  double t0 = 0;
+  avr_cycle_count_t c0 = 0;
+  if (argc < 2) {
+    fprintf(stderr, "usage: xqsim firmware.elf [--colour]\n");
+    return 2;
+  }
+  if (argc > 2 && !strcmp(argv[2], "--colour")) nbits = 180;
+  /* simavr talks on stdout while loading; the first stdout line must be the pty path. */
+  fflush(stdout);
+  saved_stdout = dup(1);
+  dup2(2, 1);
+  memset(&fw, 0, sizeof fw);
+  if (elf_read_firmware(argv[1], &fw)) {
+    fprintf(stderr, "xqsim: cannot read %s\n", argv[1]);
+    return 1;
+  }
+  avr = avr_make_mcu_by_name("atmega2560");
+  if (!avr) return 1;
+  avr_init(avr);
+  avr->frequency = FREQ;
+  avr_load_firmware(avr, &fw);
+  avr->frequency = FREQ;
+  avr->log = LOG_ERROR;
+
+  uart_pty_init(avr, &pty);
+  uart_pty_connect(&pty, '0');
+  fflush(stdout);
+  dup2(saved_stdout, 1);
+  close(saved_stdout);
+  printf("%s\n", pty.port[0].slavename);
+  fflush(stdout);
+
+  avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('A'), 0), on_pl, NULL);
+  avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('A'), 1), on_cp, NULL);
+  avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('A'), 2), on_ce, NULL);
+  q7_irq = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('A'), 3);
+  button_irq[0] = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('E'), 4);
+  button_irq[1] = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('E'), 5);
+  avr_raise_irq(button_irq[0], 1);
+  avr_raise_irq(button_irq[1], 1);
+  set_cells("..........................................................................................");
+
+  while (!running) read_stdin(100);
+  t0 = now_s();
+  c0 = avr->cycle;
+  for (;;) {
+    for (i = 0; i < 20000; i++) {
+      int state = avr_run(avr);
+      if (state == cpu_Done || state == cpu_Crashed) {
+        fprintf(stderr, "xqsim: MCU stopped (state %d)\n", state);
+        return 1;
+      }
+    }
+    read_stdin(0);
+    {
+      /* Never run ahead of the wall clock: heartbeats and debounce keep their real meaning. */
+      double ahead = (double)(avr->cycle - c0) / FREQ - (now_s() - t0);
+      if (ahead > 0.002) usleep((useconds_t)(ahead * 1e6));
+    }
+  }
+}

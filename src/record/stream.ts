@@ -1,0 +1,69 @@
+/**
+ * Streaming PGN reader for large files: games come one at a time from an async iterator while the
+ * file is read in chunks, so memory stays flat whatever the file's size. The encoding is detected
+ * from the first 64 KiB.
+ */
+import { createReadStream } from 'node:fs';
+import type { Result } from '../rules/types.js';
+import { chunkDecoder, detectEncoding, type TextEncodingName } from './encoding.js';
+import { GameSplitter, type PgnError, type PgnGame, parseGame } from './pgn.js';
+
+const SNIFF_BYTES = 64 * 1024;
+
+/** Lines of a byte stream in a detected encoding. */
+async function* decodedLines(
+  source: AsyncIterable<Uint8Array>,
+  onEncoding?: (e: TextEncodingName) => void,
+): AsyncGenerator<string> {
+  let head: Uint8Array[] = [];
+  let headBytes = 0;
+  let decoder: ReturnType<typeof chunkDecoder> | undefined;
+  let pending = '';
+  const start = (): string => {
+    const all = Buffer.concat(head);
+    head = [];
+    const encoding = detectEncoding(all);
+    onEncoding?.(encoding);
+    decoder = chunkDecoder(encoding);
+    return decoder.write(all);
+  };
+  for await (const chunk of source) {
+    let text: string;
+    if (decoder) text = decoder.write(chunk);
+    else {
+      head.push(chunk);
+      headBytes += chunk.byteLength;
+      if (headBytes < SNIFF_BYTES) continue;
+      text = start();
+    }
+    pending += text;
+    const lines = pending.split(/\r?\n/);
+    pending = lines.pop() ?? '';
+    yield* lines;
+  }
+  if (!decoder) pending += start();
+  pending += decoder!.end();
+  yield* pending.split(/\r?\n/);
+}
+
+/** Games of a PGN byte stream, each read on its own (one bad game does not stop the rest). */
+export async function* readPgnStream(
+  source: AsyncIterable<Uint8Array>,
+  onEncoding?: (e: TextEncodingName) => void,
+): AsyncGenerator<Result<PgnGame, PgnError>> {
+  const splitter = new GameSplitter();
+  let index = 0;
+  for await (const line of decodedLines(source, onEncoding)) {
+    const done = splitter.push(line);
+    if (done !== undefined) yield parseGame(done, ++index);
+  }
+  const last = splitter.end();
+  if (last !== undefined) yield parseGame(last, ++index);
+}
+
+/** Games of a PGN file, streamed. */
+export const readPgnFile = (
+  path: string,
+  onEncoding?: (e: TextEncodingName) => void,
+): AsyncGenerator<Result<PgnGame, PgnError>> =>
+  readPgnStream(createReadStream(path, { highWaterMark: 64 * 1024 }), onEncoding);

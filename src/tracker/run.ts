@@ -1,0 +1,59 @@
+/**
+ * Runs sensor events through a fresh game and move reader in the events' own time (no waiting):
+ * what `xqboard replay`, the tests of physical play and the benchmarks share.
+ */
+import { Game, type GameOptions } from '../game/game.js';
+import type { Position } from '../rules/position.js';
+import { type CodedError, err, ok, type Result } from '../rules/types.js';
+import { ManualClock } from '../sensors/clock.js';
+import type { Sensing } from '../sensors/snapshot.js';
+import type { SensorEvent } from '../sensors/source.js';
+import { DEFAULT_TRACKER_OPTIONS, type TrackerEmitted, type TrackerOptions } from './machine.js';
+import { Tracker } from './tracker.js';
+
+export interface RunOptions {
+  readonly sensing: Sensing;
+  readonly tracker?: Partial<Omit<TrackerOptions, 'sensing'>>;
+  readonly game?: GameOptions;
+  /** Called with every emitted event and the tracker, as it happens. */
+  readonly onEvent?: (event: TrackerEmitted, tracker: Tracker) => void;
+}
+
+export interface RunResult {
+  readonly game: Game;
+  readonly emitted: TrackerEmitted[];
+}
+
+export function runSensorEvents(
+  start: Position | string | undefined,
+  events: Iterable<SensorEvent>,
+  options: RunOptions,
+): Result<RunResult, CodedError<'bad_position'>> {
+  // At the board, play goes on past an unclaimed repetition or the move limit if the players go on.
+  const started = Game.start(start, { playOn: true, ...options.game });
+  if (!started.ok) return err({ code: 'bad_position', message: started.error.message });
+  const game = started.value;
+  const trackerOptions: TrackerOptions = {
+    ...DEFAULT_TRACKER_OPTIONS,
+    ...options.tracker,
+    sensing: options.sensing,
+  };
+  const clock = new ManualClock(0);
+  const tracker = new Tracker(game, trackerOptions, clock);
+  const emitted: TrackerEmitted[] = [];
+  tracker.subscribe((e) => {
+    emitted.push(e);
+    options.onEvent?.(e, tracker);
+  });
+  tracker.start();
+  for (const event of events) {
+    if (event.t > clock.now()) clock.advance(event.t - clock.now());
+    tracker.send(event);
+  }
+  // Time goes on after the last frame: every timer the last frames started runs out.
+  clock.advance(
+    Math.max(trackerOptions.outOfSyncMs, trackerOptions.settleMs, trackerOptions.foulAfterMs) + 1000,
+  );
+  tracker.stop();
+  return ok({ game, emitted });
+}

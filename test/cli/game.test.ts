@@ -1,0 +1,108 @@
+/** `xqboard game` through the real built command line (../shared/spec/cli.md). */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readSharedJson } from '../helpers/shared.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+function xqboard(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['bin/xqboard.js', ...args], { cwd: ROOT, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function report(...args: string[]): Record<string, unknown> {
+  const r = xqboard('game', ...args);
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+  expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
+  return JSON.parse(r.stdout) as Record<string, unknown>;
+}
+
+beforeAll(() => {
+  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
+});
+
+describe('xqboard game', () => {
+  it('plays moves from the start position and prints one JSON object', () => {
+    const r = report('h2e2', 'h9g7');
+    expect(r).toEqual({
+      fen: 'rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2',
+      status: 'playing',
+      result: '*',
+      reason: null,
+      moves: [
+        { iccs: 'h2e2', wxf: 'C2.5', zh: '炮二平五' },
+        { iccs: 'h9g7', wxf: 'H8+7', zh: '马８进７' },
+      ],
+    });
+  });
+
+  it('reads moves in ICCS, WXF and Chinese', () => {
+    const r = report('h2e2', 'H8+7', '马二进三', 'H2+3');
+    expect((r.moves as { iccs: string }[]).map((m) => m.iccs)).toEqual(['h2e2', 'h9g7', 'h0g2', 'b9c7']);
+  });
+
+  it('without moves prints the position', () => {
+    expect(report()).toMatchObject({ status: 'playing', result: '*', moves: [] });
+  });
+
+  it('ends by checkmate (the side to move loses)', () => {
+    const r = report('--fen', '4k4/R8/9/9/9/9/9/9/9/3K4R w - - 0 1', 'i0i9');
+    expect(r).toMatchObject({ status: 'ended', result: '1-0', reason: 'checkmate' });
+  });
+
+  it('ends by stalemate, a loss in xiangqi', () => {
+    const r = report('--fen', '4k4/9/R8/9/9/9/9/9/9/3K1R3 w - - 0 1', 'a7a8');
+    expect(r).toMatchObject({ status: 'ended', result: '1-0', reason: 'stalemate' });
+  });
+
+  it('judges repetitions by the Asian rules', () => {
+    const c = readSharedJson<{ cases: { fen: string; moves: string[]; result: string; reason: string }[] }>(
+      'data/repetition.json',
+    ).cases[0]!;
+    expect(report('--fen', c.fen, ...c.moves)).toMatchObject({
+      status: 'ended',
+      result: c.result,
+      reason: c.reason,
+    });
+  });
+
+  it('ends by the move limit and by insufficient material', () => {
+    const limit = report('--fen', '3k5/9/9/9/9/9/9/r8/9/4K3R w - - 119 40', 'i0i1');
+    expect(limit).toMatchObject({ status: 'ended', result: '1/2-1/2', reason: 'move_limit' });
+    const bare = report('--fen', '4k4/9/9/9/9/9/9/9/4r4/3K1A3 w - - 0 1', 'f0e1');
+    expect(bare).toMatchObject({ status: 'ended', result: '1/2-1/2', reason: 'insufficient_material' });
+  });
+
+  it('exits 2 for an illegal move, naming it and its ply', () => {
+    const r = xqboard('game', 'h2e2', 'h9h7');
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('h9h7');
+    expect(r.stderr).toContain('ply 2');
+  });
+
+  it('exits 2 for an unreadable move, naming it and its ply', () => {
+    const r = xqboard('game', 'h2e2', 'horse');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("'horse'");
+    expect(r.stderr).toContain('ply 2');
+  });
+
+  it('a move after the end is an error', () => {
+    const r = xqboard('game', '--fen', '4k4/R8/9/9/9/9/9/9/9/3K4R w - - 0 1', 'i0i9', 'e9f9');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('e9f9');
+    expect(r.stderr).toContain('ply 2');
+    expect(r.stderr).toContain('after the end');
+  });
+
+  it('exits 2 for a bad FEN; has --help', () => {
+    expect(xqboard('game', '--fen', 'rnbakabnr/9 w').status).toBe(2);
+    const help = xqboard('game', '--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('xqboard game [--fen FEN] [MOVE ...]');
+  });
+});

@@ -1,0 +1,119 @@
+/** `xqboard perft` through the real built command line (../shared/spec/cli.md). */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeIccs } from '../../src/rules/iccs.js';
+import { Position } from '../../src/rules/position.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const START = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
+
+function xqboard(...args: string[]): {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  lines: string[];
+} {
+  const r = spawnSync(process.execPath, ['bin/xqboard.js', ...args], { cwd: ROOT, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, lines: r.stdout.trimEnd().split('\n') };
+}
+
+beforeAll(() => {
+  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
+});
+
+describe('xqboard perft', () => {
+  it('prints the leaf count as the last line', () => {
+    const r = xqboard('perft', START, '3');
+    expect(r.status).toBe(0);
+    expect(r.lines.at(-1)).toBe('79666');
+    expect(r.stderr).toBe('');
+  });
+
+  it('takes "startpos", FENs without counters, and Black to move', () => {
+    expect(xqboard('perft', 'startpos', '2').lines.at(-1)).toBe('1920');
+    expect(xqboard('perft', '5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w', '3').lines.at(-1)).toBe('9850');
+    expect(
+      xqboard('perft', 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b', '1').lines.at(-1),
+    ).toBe('45');
+    expect(xqboard('perft', START, '0').lines.at(-1)).toBe('1');
+  });
+
+  it('--divide prints one "h2e2: N" line per legal move, then the total', () => {
+    const r = xqboard('perft', START, '2', '--divide');
+    expect(r.status).toBe(0);
+    const rows = r.lines.slice(0, -1);
+    expect(r.lines.at(-1)).toBe('1920');
+    for (const row of rows) expect(row).toMatch(/^[a-i][0-9][a-i][0-9]: \d+$/);
+    const moves = rows.map((row) => row.split(':')[0]).sort();
+    expect(moves).toEqual(
+      Position.default()
+        .legalMoves()
+        .map((m) => makeIccs(m))
+        .sort(),
+    );
+    expect(rows.reduce((sum, row) => sum + Number(row.split(': ')[1]), 0)).toBe(1920);
+    // After h2e2 Black has 45 replies (Fairy-Stockfish counts the same).
+    expect(rows).toContain('h2e2: 45');
+  });
+
+  it('--json prints one line {"nodes":N,"ms":T}', () => {
+    const r = xqboard('perft', START, '3', '--json');
+    expect(r.status).toBe(0);
+    expect(r.lines).toHaveLength(1);
+    const out = JSON.parse(r.lines[0]!) as { nodes: number; ms: number };
+    expect(Object.keys(out)).toEqual(['nodes', 'ms']);
+    expect(out.nodes).toBe(79666);
+    expect(typeof out.ms).toBe('number');
+    expect(out.ms).toBeGreaterThanOrEqual(0);
+    const both = xqboard('perft', START, '2', '--divide', '--json');
+    expect(JSON.parse(both.lines.at(-1)!).nodes).toBe(1920);
+  });
+
+  it('exits 2 with a clear message for a FEN that is not a legal position', () => {
+    const cases: [string, RegExp][] = [
+      ['4k4/9/9/9/9/9/9/9/9/4K4 w', /kings_facing.*e file/],
+      ['3k5/9/9/9/9/9/9/9/9/3RK4 w', /opponent_in_check.*black general on d9/],
+      ['rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/RNBAKABNR w', /rows.*9 rows/],
+      ['rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5Q1/9/RNBAKABNR w', /piece.*'Q'.*row 8/],
+      [`${START.replace(' w ', ' x ')}`, /turn/],
+      ['', /empty/],
+    ];
+    for (const [fen, message] of cases) {
+      const r = xqboard('perft', fen, '2');
+      expect(r.status, fen).toBe(2);
+      expect(r.stdout, fen).toBe('');
+      expect(r.stderr, fen).toMatch(/^xqboard perft: /);
+      expect(r.stderr, fen).toMatch(message);
+    }
+  });
+
+  it('exits 2 with a clear message for a bad depth or missing arguments', () => {
+    for (const depth of ['x', '-1', '2.5', '99', '']) {
+      // '--' lets a negative number through the option parser to the depth check.
+      const r = xqboard('perft', START, '--', depth);
+      expect(r.status, depth).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/depth|DEPTH/);
+    }
+    const negative = xqboard('perft', START, '-1');
+    expect(negative.status).toBe(2);
+    expect(negative.stderr).toMatch(/'-1'/);
+    const missing = xqboard('perft', START);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/FEN and DEPTH/);
+    const unknown = xqboard('perft', START, '2', '--fast');
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/--fast/);
+  });
+
+  it('--help explains the command', () => {
+    const r = xqboard('perft', '--help');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/Usage: xqboard perft FEN DEPTH \[--divide\] \[--json\]/);
+    expect(r.stdout).toMatch(/--divide/);
+    expect(r.stdout).toMatch(/--json/);
+    expect(xqboard('--help').stdout).toMatch(/^\s+perft\s+count the leaf nodes/m);
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * Judges the move reader on generated physical play: every game recorded exactly, no invented
+ * move, an alert for every illegal placement, a retraction for every takeback.
+ */
+import { readFileSync } from 'node:fs';
+import { expect } from 'vitest';
+import { type PgnGame, readPgn } from '../../src/record/pgn.js';
+import { parseFen } from '../../src/rules/fen.js';
+import { Position } from '../../src/rules/position.js';
+import type { Move } from '../../src/rules/types.js';
+import type { Sensing } from '../../src/sensors/snapshot.js';
+import {
+  type Handling,
+  type PhysicalOptions,
+  physicalPlay,
+  rng,
+} from '../../src/simulation/physical-play.js';
+import { runSensorEvents } from '../../src/tracker/run.js';
+import { sharedPath } from '../helpers/shared.js';
+
+export function liuDahuaGames(): PgnGame[] {
+  const text = readFileSync(sharedPath('data/games/liu-dahua-1125-iccs.pgn'), 'utf8');
+  return readPgn(text).map((r, i) => {
+    if (!r.ok) throw new Error(`game ${i + 1}: ${r.error.message}`);
+    return r.value;
+  });
+}
+
+export function positionOf(fen: string): Position {
+  const setup = parseFen(fen);
+  if (!setup.ok) throw new Error(setup.error.message);
+  const pos = Position.fromSetup(setup.value);
+  if (!pos.ok) throw new Error(pos.error.message);
+  return pos.value;
+}
+
+export interface Tally {
+  games: number;
+  plies: number;
+  frames: number;
+  alerts: number;
+  retracts: number;
+  counts: Record<string, number>;
+}
+
+export const newTally = (): Tally => ({ games: 0, plies: 0, frames: 0, alerts: 0, retracts: 0, counts: {} });
+
+/** Plays one game physically, reads it back, and asserts the record is exact. */
+export function checkGame(
+  label: string,
+  start: Position,
+  moves: readonly Move[],
+  options: PhysicalOptions,
+  tally: Tally,
+  trackerOptions: { takebacks?: boolean } = {},
+): void {
+  const play = physicalPlay(start, moves, options);
+  const run = runSensorEvents(start, play.events, { sensing: options.sensing, tracker: trackerOptions });
+  if (!run.ok) throw new Error(run.error.message);
+  const { game, emitted } = run.value;
+  const recorded = game.moves.map((m) => m.iccs);
+  const played = moves.map(
+    (m) =>
+      `${'abcdefghi'[m.from % 9]}${Math.floor(m.from / 9)}${'abcdefghi'[m.to % 9]}${Math.floor(m.to / 9)}`,
+  );
+  const illegalAlerts = emitted.filter((e) => e.type === 'alert' && e.alert.kind === 'illegal_move').length;
+  const outOfSync = emitted.filter((e) => e.type === 'alert' && e.alert.kind === 'out_of_sync').length;
+  const retracts = emitted.filter((e) => e.type === 'retract').length;
+  const moveEvents = emitted.filter((e) => e.type === 'move').length;
+  expect(recorded, `${label}: the recorded game`).toEqual(played);
+  // Every move announced once: the game's moves plus those announced again after a takeback.
+  expect(moveEvents, `${label}: move events`).toBe(played.length + retracts);
+  expect(retracts, `${label}: retractions`).toBe(play.takebacks);
+  expect(illegalAlerts, `${label}: illegal-move alerts`).toBeGreaterThanOrEqual(play.illegalPlacements);
+  expect(outOfSync, `${label}: out-of-sync alerts`).toBe(0);
+  tally.games++;
+  tally.plies += played.length;
+  tally.frames += play.events.length;
+  tally.alerts += illegalAlerts;
+  tally.retracts += retracts;
+  for (const [k, v] of Object.entries(play.counts) as [Handling, number][])
+    tally.counts[k] = (tally.counts[k] ?? 0) + v;
+}
+
+/** A random legal game of up to `plies` from `start` (stops at mate or stalemate). */
+export function randomGame(start: Position, plies: number, seed: number): Move[] {
+  const random = rng(seed);
+  const pos = start.clone();
+  const moves: Move[] = [];
+  for (let k = 0; k < plies; k++) {
+    const legal = pos.legalMoves();
+    if (legal.length === 0) break;
+    const move = legal[Math.floor(random() * legal.length)]!;
+    moves.push(move);
+    pos.play(move);
+  }
+  return moves;
+}
+
+export function report(title: string, sensing: Sensing, tally: Tally): void {
+  console.log(
+    `${title} (${sensing}): ${tally.games} games, ${tally.plies} plies, ${tally.frames} frames, ` +
+      `${tally.alerts} illegal-move alerts, ${tally.retracts} takebacks; handling ${JSON.stringify(tally.counts)}`,
+  );
+}
