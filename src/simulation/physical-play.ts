@@ -64,6 +64,8 @@ export interface PhysicalPlay {
   /** Illegal placements made (each must raise an alert). */
   readonly illegalPlacements: number;
   readonly takebacks: number;
+  /** Plies whose move was taken back (and played again). */
+  readonly takebackPlies: number[];
   /** Plies whose move was a capture swapped within one scan (occupancy: seen only by later evidence). */
   readonly swapPlies: number[];
 }
@@ -149,6 +151,7 @@ export function physicalPlay(
   const board = new Board(options.sensing);
   let illegalPlacements = 0;
   let takebacks = 0;
+  const takebackPlies: number[] = [];
   const swapPlies: number[] = [];
 
   // A piece set down or lifted may bounce (up to 30 ms) before its reading holds.
@@ -271,6 +274,7 @@ export function physicalPlay(
     if (ply < moves.length - 1 && !unseen && chance('takeback')) {
       counts.takeback++;
       takebacks++;
+      takebackPlies.push(ply + 1);
       t = takeBack(move, t);
       t = playMove(move, undefined, t + between(400, 900), false);
       finishMove(ply);
@@ -278,7 +282,7 @@ export function physicalPlay(
   }
   t += between(1000, 2000);
   board.heartbeat(t);
-  return { events: board.events, counts, illegalPlacements, takebacks, swapPlies };
+  return { events: board.events, counts, illegalPlacements, takebacks, takebackPlies, swapPlies };
 
   // ---- helpers that share the board and the random stream
 

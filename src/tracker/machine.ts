@@ -10,6 +10,7 @@ import type { Position } from '../rules/position.js';
 import type { Color, Move, Square } from '../rules/types.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
 import { type Correction, pairCorrections } from './corrections.js';
+import { Lifts } from './lifts.js';
 import { commonPrefix, type Displacement, expectedCells, judge, type Line, type Verdict } from './reader.js';
 
 export interface TrackerOptions {
@@ -121,10 +122,8 @@ interface Context {
   cells: Cells | undefined;
   /** Time of the last change of the board (the frame that completes a move). */
   changedAt: number;
-  /** When each square occupied in the confirmed position went empty; absent while it reads occupied. */
-  readonly emptiedAt: Map<Square, number>;
-  /** Squares seen empty longer than a bounce since the confirmed position, with when the lift began. */
-  readonly lifted: Map<Square, number>;
+  /** Squares lifted since the confirmed position (evidence for captures). */
+  readonly lifts: Lifts;
   pending: readonly Line[];
   buttonBy: Color | undefined;
   verdict: Verdict;
@@ -282,8 +281,7 @@ export function createTrackerMachine() {
       now: input.now,
       cells: undefined,
       changedAt: 0,
-      emptiedAt: new Map(),
-      lifted: new Map(),
+      lifts: new Lifts(input.options.bounceMs),
       pending: [],
       buttonBy: undefined,
       verdict: { kind: 'unknown', keep: [] },
@@ -397,10 +395,7 @@ function evaluate(context: Context): void {
     return;
   }
   const now = context.now();
-  const lifted = new Map(context.lifted);
-  for (const [square, since] of context.emptiedAt) {
-    if (now - since >= context.options.bounceMs) lifted.set(square, since);
-  }
+  const lifted = context.lifts.at(now);
   const verdict = judge(
     context.game.position,
     cells,
@@ -467,26 +462,12 @@ function commitMoves(context: Context, moves: readonly Move[]): TrackerEmitted[]
 }
 
 function trackLifts(context: Context, cells: Cells, t: number): void {
-  const expected = expectedCells(context.game.position, context.options.sensing);
-  for (let square = 0; square < 90; square++) {
-    if (expected[square] === '.') continue;
-    const since = context.emptiedAt.get(square);
-    if (cells[square] === '.') {
-      if (since === undefined) context.emptiedAt.set(square, t);
-    } else if (since !== undefined) {
-      if (t - since >= context.options.bounceMs) context.lifted.set(square, since);
-      context.emptiedAt.delete(square);
-    }
-  }
+  context.lifts.observe(expectedCells(context.game.position, context.options.sensing), cells, t);
 }
 
 function resetEvidence(context: Context): void {
-  context.lifted.clear();
   context.buttonBy = undefined;
-  const expected = expectedCells(context.game.position, context.options.sensing);
-  for (const square of [...context.emptiedAt.keys()]) {
-    if (expected[square] === '.') context.emptiedAt.delete(square);
-  }
+  context.lifts.reset(expectedCells(context.game.position, context.options.sensing));
 }
 
 function liftedDetail(context: Context): StateDetail {

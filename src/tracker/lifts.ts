@@ -1,0 +1,63 @@
+/**
+ * Which intersections were lifted since the confirmed position, and when each lift began: the
+ * evidence that tells a capture from a piece merely held. A reading that changes back within the
+ * bounce window is a flicker, not the end or the start of a lift.
+ */
+import type { Square } from '../rules/types.js';
+import type { Cells } from '../sensors/snapshot.js';
+
+interface OpenLift {
+  since: number;
+  /** When the square read occupied again (the lift ends if that holds for a bounce window). */
+  back?: number | undefined;
+}
+
+export class Lifts {
+  private readonly open = new Map<Square, OpenLift>();
+  private readonly closed = new Map<Square, number>();
+
+  constructor(private readonly bounceMs: number) {}
+
+  /** A frame at `t`: `expected` are the cells of the confirmed position. */
+  observe(expected: Cells, cells: Cells, t: number): void {
+    for (let sq = 0; sq < 90; sq++) {
+      if (expected[sq] === '.') continue;
+      const lift = this.open.get(sq);
+      if (cells[sq] === '.') {
+        if (!lift) this.open.set(sq, { since: t });
+        else if (lift.back !== undefined) {
+          if (t - lift.back < this.bounceMs)
+            lift.back = undefined; // it flickered: the lift goes on
+          else {
+            this.close(sq, lift);
+            this.open.set(sq, { since: t });
+          }
+        }
+      } else if (lift && lift.back === undefined) {
+        lift.back = t;
+      }
+    }
+  }
+
+  /** Lifts that lasted at least a bounce window, with the time each began (the latest per square). */
+  at(now: number): Map<Square, number> {
+    const out = new Map(this.closed);
+    for (const [sq, lift] of this.open) {
+      if ((lift.back ?? now) - lift.since >= this.bounceMs) out.set(sq, lift.since);
+    }
+    return out;
+  }
+
+  /** A move was committed: only lifts still under way on squares the new position occupies remain. */
+  reset(expected: Cells): void {
+    this.closed.clear();
+    for (const [sq, lift] of [...this.open]) {
+      if (expected[sq] === '.' || lift.back !== undefined) this.open.delete(sq);
+    }
+  }
+
+  private close(sq: Square, lift: OpenLift): void {
+    if (lift.back !== undefined && lift.back - lift.since >= this.bounceMs) this.closed.set(sq, lift.since);
+    this.open.delete(sq);
+  }
+}
