@@ -343,6 +343,7 @@ export class Position {
     const base = us;
     const king = this.squares[base]!;
     const inCheck = this.isAttacked(king, side);
+    this.fullTest = inCheck;
     const kingFile = king & 15;
     const kingRank = king >> 4;
     let n = start;
@@ -505,16 +506,73 @@ export class Position {
   }
 
   /** Plays f→t on the bare board, tests the general standing on `king` (its new square if it moved), undoes. */
+  private fullTest = true;
+
   private safeAfter(f: number, t: number, king: number): boolean {
     const board = this.board;
     const moving = board[f]!;
     const captured = board[t]!;
     board[t] = moving;
     board[f] = 0;
-    const attacked = this.isAttacked(king, this.side);
+    const attacked =
+      this.fullTest || f === king || t === king
+        ? this.isAttacked(king, this.side)
+        : this.exposedBy(f, t, king);
     board[f] = moving;
     board[t] = captured;
     return !attacked;
+  }
+
+  /**
+   * Not in check, a piece other than the general went f → t (already on the board): only the lines
+   * from the general through f or t and a horse leg on f can have opened.
+   */
+  private exposedBy(f: number, t: number, king: number): boolean {
+    const df = this.lineDelta(king, f);
+    if (df !== 0 && this.rayAttacked(king, df)) return true;
+    const dt = this.lineDelta(king, t);
+    if (dt !== 0 && dt !== df && this.rayAttacked(king, dt)) return true;
+    const leg = f - king;
+    for (let d = 0; d < 4; d++) {
+      if (DIAG[d] !== leg) continue;
+      const them = sideBit(1 - this.side);
+      const pair = HORSE_ATTACKERS[d]!;
+      let p = this.board[king + pair[0]]!;
+      if (p & them && ROLE_OF[p] === HORSE) return true;
+      p = this.board[king + pair[1]]!;
+      if (p & them && ROLE_OF[p] === HORSE) return true;
+    }
+    return false;
+  }
+
+  private lineDelta(king: number, sq: number): number {
+    if ((sq & 15) === (king & 15)) return sq > king ? 16 : -16;
+    if (sq >> 4 === king >> 4) return sq > king ? 1 : -1;
+    return 0;
+  }
+
+  /** Chariot, facing general or cannon attack on the general along one direction. */
+  private rayAttacked(king: number, delta: number): boolean {
+    const board = this.board;
+    const them = sideBit(1 - this.side);
+    let t = king + delta;
+    let p = board[t]!;
+    while (p === 0) {
+      t += delta;
+      p = board[t]!;
+    }
+    if (p === OFF) return false;
+    if (p & them) {
+      const role = ROLE_OF[p];
+      if (role === CHARIOT || role === KING) return true;
+    }
+    t += delta;
+    p = board[t]!;
+    while (p === 0) {
+      t += delta;
+      p = board[t]!;
+    }
+    return (p & them) !== 0 && p !== OFF && ROLE_OF[p] === CANNON;
   }
 
   /** Does the side to move have any legal move? */
