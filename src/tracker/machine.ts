@@ -406,7 +406,12 @@ function evaluate(context: Context): void {
   );
   context.verdict = verdict;
   if ('keep' in verdict && verdict.keep) context.pending = verdict.keep;
-  else if (verdict.kind === 'idle') context.pending = [];
+  else if (verdict.kind === 'idle') {
+    // The board is back as it was: what was lifted and put back (a touch, a takeback refused and
+    // replayed) is evidence for nothing that comes next.
+    context.pending = [];
+    resetEvidence(context);
+  }
 }
 
 function commitMoves(context: Context, moves: readonly Move[]): TrackerEmitted[] {

@@ -1,0 +1,289 @@
+/**
+ * The MQTT contract, all of it in one file: every topic the controller publishes or listens to,
+ * its payload type, its QoS and whether it is retained, and the zod schemas that check every
+ * request. zigbee2mqtt's conventions (`<base>/bridge/state` with a last will, requests on
+ * `<base>/bridge/request/<x>` answered on `<base>/bridge/response/<x>`) so users find their way.
+ *
+ * aedes speaks MQTT 3.1.1: correlation ids (`transaction`) and sequence numbers (`seq`) travel in
+ * the JSON payloads, never as MQTT 5 properties.
+ */
+import { z } from 'zod';
+import type { StateDetail, TrackerState } from '../tracker/machine.js';
+
+export type Qos = 0 | 1 | 2;
+
+/** How a topic is published. */
+export interface TopicSpec {
+  readonly qos: Qos;
+  readonly retain: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Topics
+
+export const bridgeTopics = (base: string) => ({
+  /** Retained `{"state":"online"}`; the last will makes it `{"state":"offline"}`. */
+  state: `${base}/bridge/state`,
+  /** Retained: version, boards, base topic, request names. */
+  info: `${base}/bridge/info`,
+  request: (name: string) => `${base}/bridge/request/${name}`,
+  requestWildcard: `${base}/bridge/request/#`,
+  response: (name: string) => `${base}/bridge/response/${name}`,
+});
+
+export const boardTopics = (base: string, board: string) => ({
+  availability: `${base}/${board}/availability`,
+  move: `${base}/${board}/move`,
+  retract: `${base}/${board}/retract`,
+  position: `${base}/${board}/position`,
+  state: `${base}/${board}/state`,
+  alert: `${base}/${board}/alert`,
+  result: `${base}/${board}/result`,
+  pgn: `${base}/${board}/pgn`,
+  hint: `${base}/${board}/hint`,
+});
+
+export type BoardTopic = keyof ReturnType<typeof boardTopics>;
+
+/** QoS and retain of every board topic: what late viewers need is retained, events are not. */
+export const BOARD_TOPIC_SPECS: Readonly<Record<BoardTopic, TopicSpec>> = {
+  availability: { qos: 1, retain: true },
+  move: { qos: 1, retain: false },
+  retract: { qos: 1, retain: false },
+  position: { qos: 1, retain: true },
+  state: { qos: 1, retain: true },
+  alert: { qos: 1, retain: false },
+  result: { qos: 1, retain: true },
+  pgn: { qos: 1, retain: true },
+  hint: { qos: 1, retain: false },
+};
+
+export const BRIDGE_STATE_SPEC: TopicSpec = { qos: 1, retain: true };
+export const BRIDGE_INFO_SPEC: TopicSpec = { qos: 1, retain: true };
+export const RESPONSE_SPEC: TopicSpec = { qos: 1, retain: false };
+/** WLED subscribes at QoS 0 and keeps nothing: neither do we. */
+export const WLED_SPEC: TopicSpec = { qos: 0, retain: false };
+export const wledApiTopic = (topic: string): string => `${topic}/api`;
+
+// ---------------------------------------------------------------------------------------------
+// Payloads published
+
+export interface BridgeStatePayload {
+  readonly state: 'online' | 'offline';
+}
+
+export interface BridgeInfoPayload {
+  readonly version: string;
+  readonly baseTopic: string;
+  readonly boards: readonly { readonly id: string; readonly driver: string; readonly sensing: string }[];
+  readonly requests: readonly RequestName[];
+}
+
+/**
+ * Every board message carries `seq`: one counter per board over all its topics, +1 a message.
+ * A viewer subscribed to `<base>/<board>/#` that sees a gap missed a message; the retained
+ * `position` then holds the whole game. The counter starts again at 1 when the controller restarts
+ * (`bridge/state` goes online again).
+ */
+export interface Sequenced {
+  readonly seq: number;
+}
+
+export interface AvailabilityPayload extends Sequenced {
+  readonly state: 'online' | 'offline';
+  readonly reason?: string;
+}
+
+export interface MovePayload extends Sequenced {
+  readonly game: string;
+  readonly ply: number;
+  readonly iccs: string;
+  readonly wxf: string;
+  readonly zh: string;
+  readonly color: 'red' | 'black';
+  readonly check: boolean;
+  readonly capture: boolean;
+  /** FEN after the move. */
+  readonly fen: string;
+  /** Game time of the move, ms since the game started. */
+  readonly t: number;
+}
+
+export interface RetractPayload extends Sequenced {
+  readonly game: string;
+  /** The ply taken back. */
+  readonly ply: number;
+  readonly fen: string;
+  readonly t: number;
+}
+
+export type GameStatus = 'setup' | 'playing' | 'over';
+
+export interface ClockView {
+  readonly red: number;
+  readonly black: number;
+  readonly running: 'red' | 'black' | null;
+}
+
+/** The whole game, retained: a viewer arriving late has everything in one message. */
+export interface PositionPayload extends Sequenced {
+  readonly game: string;
+  readonly startFen: string;
+  readonly fen: string;
+  readonly ply: number;
+  readonly moves: readonly string[];
+  readonly lastMove: string | null;
+  readonly turn: 'red' | 'black';
+  readonly check: boolean;
+  readonly status: GameStatus;
+  readonly result: string;
+  readonly reason: string | null;
+  readonly clock?: ClockView;
+}
+
+export interface StatePayload extends Sequenced {
+  readonly state: TrackerState;
+  readonly detail: StateDetail;
+  readonly t: number;
+}
+
+export interface AlertPayload extends Sequenced {
+  readonly kind: string;
+  /** true when raised, false when cleared. */
+  readonly active: boolean;
+  readonly message?: string;
+  readonly reason?: string;
+  readonly from?: string;
+  readonly to?: string;
+  readonly side?: 'red' | 'black';
+  readonly legalTargets?: readonly string[];
+  readonly corrections?: readonly unknown[];
+  readonly t: number;
+}
+
+export interface ResultPayload extends Sequenced {
+  readonly game: string;
+  /** `*` while the game goes on. */
+  readonly result: string;
+  readonly reason: string | null;
+  readonly detail?: string;
+  /** false for an ending the players may still play past (repetition, move limit…). */
+  readonly final: boolean;
+  readonly ply: number;
+}
+
+export interface HintPayload extends Sequenced {
+  readonly game: string;
+  /** The ply the hint is for (the next one). */
+  readonly ply: number;
+  readonly iccs: string;
+  readonly wxf: string;
+  readonly zh: string;
+  /** Material balance for the side to move after the best reply, in pawns. */
+  readonly score: number;
+}
+
+/** The PGN topic carries the PGN text itself (lichess-style relays read it as is). */
+export type PgnPayload = string;
+
+// ---------------------------------------------------------------------------------------------
+// Requests: `<base>/bridge/request/<name>`, answered on `<base>/bridge/response/<name>`
+
+const transaction = z.union([z.string().max(200), z.number()]).optional();
+const boardRef = z.string().min(1).max(64).optional();
+const side = z.enum(['red', 'black']);
+
+export const REQUEST_SCHEMAS = {
+  /** Ends the current game (unfinished: `*`) and waits for the board to show the new one's position. */
+  'game/new': z.strictObject({ transaction, board: boardRef, fen: z.string().min(1).max(200).optional() }),
+  /** `side` resigns (default: the side to move). */
+  'game/resign': z.strictObject({ transaction, board: boardRef, side: side.optional() }),
+  'game/draw': z.strictObject({
+    transaction,
+    board: boardRef,
+    action: z.enum(['offer', 'accept', 'decline']),
+    side: side.optional(),
+  }),
+  /** Changes take effect at once for the game being played. */
+  'game/options': z
+    .strictObject({
+      transaction,
+      board: boardRef,
+      takebacks: z.boolean().optional(),
+      illegalMovePolicy: z.enum(['casual', 'tournament']).optional(),
+    })
+    .refine((o) => o.takebacks !== undefined || o.illegalMovePolicy !== undefined, {
+      message: 'give "takebacks" and/or "illegalMovePolicy"',
+    }),
+  /** A suggested move for the side to move, also published on `<base>/<board>/hint`. */
+  'game/hint': z.strictObject({ transaction, board: boardRef }),
+  /** The game as the `position` topic has it (for a client that wants it on demand). */
+  'game/get': z.strictObject({ transaction, board: boardRef }),
+  /**
+   * Simulated boards only: plays a move (ICCS, WXF or Chinese) by lifting and placing the pieces
+   * as a hand would, or puts the pieces in a position (`reset`: the start; `fen`).
+   */
+  'board/simulate': z
+    .strictObject({
+      transaction,
+      board: boardRef,
+      move: z.string().min(1).max(40).optional(),
+      reset: z.boolean().optional(),
+      fen: z.string().min(1).max(200).optional(),
+    })
+    .refine((o) => [o.move, o.reset, o.fen].filter((v) => v !== undefined).length === 1, {
+      message: 'give exactly one of "move", "reset" or "fen"',
+    }),
+  /** Health of every board's sensor source. */
+  'bridge/health': z.strictObject({ transaction }),
+} as const;
+
+export type RequestName = keyof typeof REQUEST_SCHEMAS;
+export const REQUEST_NAMES = Object.keys(REQUEST_SCHEMAS) as RequestName[];
+export type RequestPayload<N extends RequestName> = z.output<(typeof REQUEST_SCHEMAS)[N]>;
+
+export const isRequestName = (name: string): name is RequestName => Object.hasOwn(REQUEST_SCHEMAS, name);
+
+export interface ResponsePayload {
+  readonly data: unknown;
+  readonly status: 'ok' | 'error';
+  readonly error?: string;
+  /** The request's `transaction`, or null when it had none (or could not be read). */
+  readonly transaction: string | number | null;
+}
+
+/** Checks a request payload: the parsed request, or a message naming what is wrong and where. */
+export function parseRequest<N extends RequestName>(
+  name: N,
+  payload: Buffer | string,
+):
+  | { ok: true; value: RequestPayload<N> }
+  | { ok: false; message: string; transaction: string | number | null } {
+  const text = payload.toString();
+  let json: unknown;
+  if (text.trim() === '') json = {};
+  else {
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      return { ok: false, message: `payload is not JSON: ${(e as Error).message}`, transaction: null };
+    }
+  }
+  const tx =
+    typeof json === 'object' &&
+    json !== null &&
+    'transaction' in json &&
+    (typeof json.transaction === 'string' || typeof json.transaction === 'number')
+      ? json.transaction
+      : null;
+  const parsed = REQUEST_SCHEMAS[name].safeParse(json);
+  if (parsed.success) return { ok: true, value: parsed.data as RequestPayload<N> };
+  const message = parsed.error.issues
+    .map((i) => {
+      const path = i.path.map(String).join('.');
+      const keys = i.code === 'unrecognized_keys' ? `: ${i.keys.map((k) => `"${k}"`).join(', ')}` : '';
+      return `${path === '' ? 'payload' : `"${path}"`}: ${i.message}${keys}`;
+    })
+    .join('; ');
+  return { ok: false, message, transaction: tx };
+}
