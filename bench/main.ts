@@ -4,12 +4,14 @@ import { benchRecord } from './record.js';
 import { benchRules } from './rules.js';
 import { benchSensorLog } from './sensor-log.js';
 import { benchSensors } from './sensors.js';
+import { benchTracker } from './tracker.js';
 
 const sections: [string, () => Promise<void>][] = [
   ['rules: perft nodes/s, xqboard against Fairy-Stockfish (WebAssembly)', benchRules],
   ['game: cost of a move in the game model, time to judge a repetition', benchGame],
   ['sensor log: lines read and written per second, replayed events per second', benchSensorLog],
   ['sensors: snapshots parsed/s, last byte → snapshot event (serial driver)', benchSensors],
+  ['move reader: frames/s, µs per frame, completing frame → move event (p50/p99)', benchTracker],
   ['records: PGN games/s streamed and replayed, written and read back per notation', benchRecord],
 ];
 

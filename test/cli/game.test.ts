@@ -1,15 +1,7 @@
 /** `xqboard game` through the real built command line (../shared/spec/cli.md). */
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { xqboard } from '../helpers/cli.js';
 import { readSharedJson } from '../helpers/shared.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-function xqboard(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['bin/xqboard.js', ...args], { cwd: ROOT, encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 function report(...args: string[]): Record<string, unknown> {
   const r = xqboard('game', ...args);
@@ -18,11 +10,6 @@ function report(...args: string[]): Record<string, unknown> {
   expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
   return JSON.parse(r.stdout) as Record<string, unknown>;
 }
-
-beforeAll(() => {
-  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
-});
 
 describe('xqboard game', () => {
   it('plays moves from the start position and prints one JSON object', () => {

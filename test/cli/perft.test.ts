@@ -1,27 +1,10 @@
 /** `xqboard perft` through the real built command line (../shared/spec/cli.md). */
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeIccs } from '../../src/rules/iccs.js';
 import { Position } from '../../src/rules/position.js';
+import { xqboard } from '../helpers/cli.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const START = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
-
-function xqboard(...args: string[]): {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-  lines: string[];
-} {
-  const r = spawnSync(process.execPath, ['bin/xqboard.js', ...args], { cwd: ROOT, encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, lines: r.stdout.trimEnd().split('\n') };
-}
-
-beforeAll(() => {
-  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
-});
 
 describe('xqboard perft', () => {
   it('prints the leaf count as the last line', () => {

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config/load.js';
 import type { GameOptions } from '../../game/game.js';
 import { CASUAL } from '../../game/policy.js';
-import { makeChinese, makeWxf } from '../../notation/index.js';
+import { NotationFollower } from '../../notation/follower.js';
 import { writePgn } from '../../record/pgn.js';
 import { readSensorLogFile } from '../../sensors/replay.js';
 import { DEFAULT_TRACKER_OPTIONS, type TrackerOptions } from '../../tracker/machine.js';
@@ -68,22 +68,17 @@ does not follow the format (the message names the line).`,
     }
     const log = read.value;
     const out: Record<string, unknown>[] = [];
+    let names: NotationFollower | undefined;
     const run = runSensorEvents(log.header.fen, log.events, {
       sensing: log.header.sensing,
       tracker,
       game: gameOptions,
       onEvent: (e, reader) => {
+        names ??= new NotationFollower(reader.game.startPosition);
         if (e.type === 'move') {
-          const before = reader.port.previous;
-          out.push({
-            type: 'move',
-            ply: e.ply,
-            iccs: e.iccs,
-            wxf: before ? (makeWxf(before, e.move) ?? null) : null,
-            zh: before ? (makeChinese(before, e.move) ?? null) : null,
-            t: e.t,
-          });
+          out.push({ type: 'move', ply: e.ply, iccs: e.iccs, ...names.play(e.move), t: e.t });
         } else if (e.type === 'retract') {
+          names.retract();
           out.push({ type: 'retract', ply: e.ply, t: e.t });
         } else if (e.type === 'alert') {
           out.push({ type: 'alert', ...e.alert, t: e.t });

@@ -1,0 +1,94 @@
+/**
+ * The move reader: frames replayed per second (the whole pipeline: machine, judgement, game
+ * model), the cost of one frame, and the time from the frame that completes a move to the move
+ * event (p50/p99), for pieces that could still slide further and for those that could not.
+ */
+import { readFileSync } from 'node:fs';
+import { readPgn } from '../src/record/pgn.js';
+import { parseFen } from '../src/rules/fen.js';
+import { Position } from '../src/rules/position.js';
+import type { Sensing } from '../src/sensors/snapshot.js';
+import { physicalPlay } from '../src/simulation/physical-play.js';
+import { isExtendable } from '../src/tracker/reader.js';
+import { runSensorEvents } from '../src/tracker/run.js';
+
+const GAMES = 150;
+
+const percentile = (sorted: number[], p: number): number =>
+  sorted.length === 0
+    ? Number.NaN
+    : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+export async function benchTracker(): Promise<void> {
+  const text = readFileSync(
+    new URL('../../shared/data/games/liu-dahua-1125-iccs.pgn', import.meta.url),
+    'utf8',
+  );
+  const games = readPgn(text)
+    .slice(0, GAMES)
+    .map((r) => {
+      if (!r.ok) throw new Error(r.error.message);
+      return r.value;
+    });
+  console.log(`${GAMES} master games played physically (default handling model), default tracker settings`);
+  console.log(
+    'sensing    frames   frames/s  µs/frame   moves  slide p50/p99 ms  other p50/p99 ms  after evidence',
+  );
+  for (const sensing of ['occupancy', 'colour'] as Sensing[]) {
+    let frames = 0;
+    let ms = 0;
+    const sliding: number[] = [];
+    const other: number[] = [];
+    let deferred = 0;
+    let moves = 0;
+    for (const [i, g] of games.entries()) {
+      const setup = parseFen(g.fen);
+      if (!setup.ok) throw new Error(setup.error.message);
+      const start = Position.fromSetup(setup.value);
+      if (!start.ok) throw new Error(start.error.message);
+      const play = physicalPlay(
+        start.value,
+        g.moves.map((m) => m.move),
+        { sensing, seed: i + 1, buttons: i % 2 === 0 },
+      );
+      frames += play.events.filter((e) => e.type === 'snapshot').length;
+      const t0 = performance.now();
+      const run = runSensorEvents(start.value, play.events, { sensing });
+      ms += performance.now() - t0;
+      if (!run.ok) throw new Error(run.error.message);
+      const movesOut = run.value.emitted.filter((e) => e.type === 'move');
+      // Latency per move as finally recorded (a takeback's replayed move counts once more).
+      for (const e of movesOut) {
+        const latency = e.t - e.frameT;
+        const swapped = play.swapPlies.includes(e.ply) && sensing === 'occupancy';
+        if (swapped) deferred++;
+        else if (isExtendable(positionBefore(start.value, run.value.game.moves, e.ply), [e.move]))
+          sliding.push(latency);
+        else other.push(latency);
+      }
+      moves += movesOut.length;
+    }
+    sliding.sort((a, b) => a - b);
+    other.sort((a, b) => a - b);
+    console.log(
+      `${sensing.padEnd(9)} ${String(frames).padStart(7)} ${Math.round(frames / (ms / 1000))
+        .toString()
+        .padStart(10)} ${((ms * 1000) / frames).toFixed(1).padStart(9)} ${String(moves).padStart(7)}` +
+        `  ${`${percentile(sliding, 50)}/${percentile(sliding, 99)}`.padStart(16)}  ${`${percentile(other, 50)}/${percentile(other, 99)}`.padStart(16)}  ${String(deferred).padStart(14)}`,
+    );
+  }
+  console.log(
+    '(latency is game time from the frame that completed the move to its move event; swapped captures',
+  );
+  console.log(' read by occupancy wait for evidence — the button or the reply — and are counted apart)');
+}
+
+function positionBefore(
+  start: Position,
+  moves: readonly { move: { from: number; to: number } }[],
+  ply: number,
+): Position {
+  const pos = start.clone();
+  for (const m of moves.slice(0, ply - 1)) pos.play(m.move);
+  return pos;
+}

@@ -1,0 +1,118 @@
+/**
+ * The controller's typed event bus (zigbee2mqtt's pattern): board sessions announce what happens,
+ * extensions (MQTT bridge, LEDs, terminal) listen. Delivery is synchronous and in order; a listener
+ * that throws is reported and never stops the others, nor the session that emitted.
+ */
+import type { ClockView, GameStatus } from '../mqtt/contract.js';
+import type { Alert, AlertKind, StateDetail, TrackerState } from '../tracker/machine.js';
+
+/** The game of one board as everyone shows it. */
+export interface GameView {
+  readonly board: string;
+  readonly game: string;
+  readonly startFen: string;
+  readonly fen: string;
+  readonly ply: number;
+  readonly moves: readonly string[];
+  readonly lastMove: string | null;
+  readonly turn: 'red' | 'black';
+  readonly check: boolean;
+  readonly status: GameStatus;
+  readonly result: string;
+  readonly reason: string | null;
+  readonly detail?: string;
+  /** The ending may still be played past (repetition, move limit…): not final yet. */
+  readonly final: boolean;
+  readonly clock?: ClockView;
+  /** The live PGN (ICCS). */
+  readonly pgn: string;
+}
+
+export interface MoveInfo {
+  readonly ply: number;
+  readonly iccs: string;
+  readonly wxf: string;
+  readonly zh: string;
+  readonly color: 'red' | 'black';
+  readonly check: boolean;
+  readonly capture: boolean;
+  readonly fen: string;
+  readonly t: number;
+}
+
+export interface BusEvents {
+  /** The board's link (sensor source) is up or down. */
+  'board.availability': { board: string; online: boolean; reason?: string };
+  /** A game is tracked: new (the board showed its position) or resumed; also a game waiting for setup. */
+  'game.view': { board: string; view: GameView };
+  /** A move, durable in the journal before this is emitted. */
+  'game.move': { board: string; move: MoveInfo; view: GameView };
+  'game.retract': { board: string; ply: number; t: number; view: GameView };
+  'game.over': { board: string; view: GameView };
+  'tracker.state': { board: string; state: TrackerState; detail: StateDetail; t: number };
+  'tracker.alert': { board: string; alert: Alert; t: number };
+  'tracker.alertCleared': { board: string; kind: AlertKind | 'record_failed'; t: number };
+  'game.hint': {
+    board: string;
+    game: string;
+    ply: number;
+    iccs: string;
+    wxf: string;
+    zh: string;
+    score: number;
+  };
+  /** The sensors changed (the terminal redraws the simulated board). */
+  'board.frame': { board: string; t: number };
+}
+
+export type BusEventName = keyof BusEvents;
+type Listener<K extends BusEventName> = (payload: BusEvents[K]) => void;
+
+export class Bus {
+  private readonly listeners = new Map<BusEventName, Set<Listener<never>>>();
+
+  constructor(private readonly onListenerError: (event: string, error: unknown) => void = () => {}) {}
+
+  on<K extends BusEventName>(event: K, listener: Listener<K>): () => void {
+    let set = this.listeners.get(event);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(event, set);
+    }
+    set.add(listener as Listener<never>);
+    return () => {
+      set.delete(listener as Listener<never>);
+    };
+  }
+
+  emit<K extends BusEventName>(event: K, payload: BusEvents[K]): void {
+    const set = this.listeners.get(event);
+    if (!set) return;
+    for (const l of [...set]) {
+      try {
+        (l as Listener<K>)(payload);
+      } catch (e) {
+        this.onListenerError(event, e);
+      }
+    }
+  }
+
+  listenerCount(event: BusEventName): number {
+    return this.listeners.get(event)?.size ?? 0;
+  }
+}
+
+/** Where the controller's parts report; `silentLogger` for tests. */
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
+
+export const stderrLogger: Logger = {
+  info: (m) => process.stderr.write(`xqboard: ${m}\n`),
+  warn: (m) => process.stderr.write(`xqboard: warning: ${m}\n`),
+  error: (m) => process.stderr.write(`xqboard: error: ${m}\n`),
+};

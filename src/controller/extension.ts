@@ -1,0 +1,24 @@
+/** What every part the controller runs beside the boards provides (zigbee2mqtt's extensions). */
+import type { Config } from '../config/schema.js';
+import type { BoardSession } from './board-session.js';
+import type { Bus, Logger } from './bus.js';
+
+export interface Extension {
+  readonly name: string;
+  /** Everything happens here, nothing in the constructor. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** What extensions see of the controller. */
+export interface ControllerContext {
+  readonly bus: Bus;
+  readonly sessions: ReadonlyMap<string, BoardSession>;
+  readonly config: Config;
+  readonly logger: Logger;
+}
+
+/** Publishing, as the MQTT bridge offers it to other extensions (the LEDs' WLED commands). */
+export interface MqttPublisher {
+  publish(topic: string, payload: string, spec: { qos: 0 | 1 | 2; retain: boolean }): void;
+}

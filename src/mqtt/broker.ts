@@ -1,0 +1,157 @@
+/**
+ * The MQTT broker inside the controller (aedes, MQTT 3.1.1): TCP for devices and tools, WebSocket
+ * for browsers. Ports taken by something else are reported as coded errors naming the port and the
+ * configuration key, so `xqboard start` can say how to change them.
+ */
+import { createServer, type Server } from 'node:net';
+import { Aedes } from 'aedes';
+import { createWebSocketStream, WebSocketServer } from 'ws';
+import { type CodedError, err, ok, type Result } from '../rules/types.js';
+
+export type BrokerErrorCode = 'port_in_use' | 'listen_failed';
+export interface BrokerError extends CodedError<BrokerErrorCode> {
+  readonly port: number;
+  /** The configuration key of the port: `mqtt.port` or `mqtt.wsPort`. */
+  readonly key: 'mqtt.port' | 'mqtt.wsPort';
+}
+
+export interface BrokerOptions {
+  /** TCP port; 0 picks a free one. */
+  readonly port: number;
+  /** WebSocket port; 0 picks a free one, undefined: no WebSocket listener. */
+  readonly wsPort?: number;
+  /** Interface to listen on (default: all, so LED controllers on the network reach it). */
+  readonly host?: string;
+  /** When set, clients must give these (the controller's own bridge too). */
+  readonly username?: string;
+  readonly password?: string;
+}
+
+export interface BrokerAddress {
+  readonly port: number;
+  readonly wsPort?: number;
+}
+
+export class EmbeddedBroker {
+  private aedes: Aedes | undefined;
+  private tcp: Server | undefined;
+  private ws: WebSocketServer | undefined;
+
+  constructor(private readonly options: BrokerOptions) {}
+
+  async start(): Promise<Result<BrokerAddress, BrokerError>> {
+    const { username, password } = this.options;
+    const aedes = await Aedes.createBroker({
+      ...(username !== undefined
+        ? {
+            authenticate: (_client, user, pass, done) => {
+              const good = user === username && (pass?.toString() ?? '') === (password ?? '');
+              if (good) done(null, true);
+              else
+                done(
+                  Object.assign(new Error('bad user name or password'), { returnCode: 4 as const }),
+                  false,
+                );
+            },
+          }
+        : {}),
+    });
+    this.aedes = aedes;
+    const tcp = createServer(aedes.handle);
+    const port = await listen(tcp, this.options.port, this.options.host, 'mqtt.port');
+    if (!port.ok) {
+      await this.stop();
+      return port;
+    }
+    this.tcp = tcp;
+    let wsPort: number | undefined;
+    if (this.options.wsPort !== undefined) {
+      const ws = await listenWs(this.options.wsPort, this.options.host);
+      if (!ws.ok) {
+        await this.stop();
+        return ws;
+      }
+      this.ws = ws.value.server;
+      wsPort = ws.value.port;
+      this.ws.on('connection', (socket, request) => {
+        const stream = createWebSocketStream(socket);
+        stream.on('error', () => socket.terminate());
+        aedes.handle(stream, request);
+      });
+    }
+    return ok({ port: port.value, ...(wsPort !== undefined ? { wsPort } : {}) });
+  }
+
+  /** Clients connected now (the controller's bridge included). */
+  get clients(): number {
+    return this.aedes?.connectedClients ?? 0;
+  }
+
+  async stop(): Promise<void> {
+    const ws = this.ws;
+    const tcp = this.tcp;
+    const aedes = this.aedes;
+    this.ws = undefined;
+    this.tcp = undefined;
+    this.aedes = undefined;
+    if (ws) {
+      for (const c of ws.clients) c.terminate();
+      await new Promise<void>((resolve) => ws.close(() => resolve()));
+    }
+    if (aedes) await new Promise<void>((resolve) => aedes.close(() => resolve()));
+    if (tcp?.listening) await new Promise<void>((resolve) => tcp.close(() => resolve()));
+  }
+}
+
+function listen(
+  server: Server,
+  port: number,
+  host: string | undefined,
+  key: BrokerError['key'],
+): Promise<Result<number, BrokerError>> {
+  return new Promise((resolve) => {
+    const onError = (e: NodeJS.ErrnoException) => resolve(listenError(e, port, key));
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      const address = server.address();
+      resolve(ok(typeof address === 'object' && address ? address.port : port));
+    });
+  });
+}
+
+function listenWs(
+  port: number,
+  host: string | undefined,
+): Promise<Result<{ server: WebSocketServer; port: number }, BrokerError>> {
+  return new Promise((resolve) => {
+    const server = new WebSocketServer({ port, ...(host !== undefined ? { host } : {}) });
+    const onError = (e: NodeJS.ErrnoException) => {
+      server.close();
+      resolve(listenError(e, port, 'mqtt.wsPort'));
+    };
+    server.once('error', onError);
+    server.once('listening', () => {
+      server.off('error', onError);
+      const address = server.address();
+      resolve(ok({ server, port: typeof address === 'object' && address ? address.port : port }));
+    });
+  });
+}
+
+function listenError(e: NodeJS.ErrnoException, port: number, key: BrokerError['key']) {
+  if (e.code === 'EADDRINUSE') {
+    return err({
+      code: 'port_in_use' as const,
+      port,
+      key,
+      message: `port ${port} (${key}) is already in use by another program (another MQTT broker?)`,
+    });
+  }
+  return err({
+    code: 'listen_failed' as const,
+    port,
+    key,
+    message: `cannot listen on port ${port} (${key}): ${e.message}`,
+  });
+}
