@@ -9,6 +9,9 @@ await build({
   platform: 'node',
   target: 'node20',
   format: 'esm',
+  // Commands load on demand (src/cli/main.ts): shared code goes into chunks.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   packages: 'external',
   sourcemap: true,
   logLevel: 'warning',

@@ -1,39 +1,55 @@
 /** `xqboard`: the command line. Sub-commands live in ./commands, one a file. */
 import { type CliIo, type Command, UsageError, wantsHelp } from './command.js';
-import { convertCommand } from './commands/convert.js';
-import { gameCommand } from './commands/game.js';
-import { gamesCommand } from './commands/games.js';
-import { perftCommand } from './commands/perft.js';
-import { replayCommand } from './commands/replay.js';
 
-const COMMANDS: readonly Command[] = [convertCommand, gameCommand, gamesCommand, perftCommand, replayCommand];
+/**
+ * Each command is loaded only when it runs, so a script calling `xqboard perft` does not pay for
+ * the serial stack or the broker. The list is the order of `xqboard --help`.
+ */
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  convert: async () => (await import('./commands/convert.js')).convertCommand,
+  game: async () => (await import('./commands/game.js')).gameCommand,
+  games: async () => (await import('./commands/games.js')).gamesCommand,
+  perft: async () => (await import('./commands/perft.js')).perftCommand,
+  replay: async () => (await import('./commands/replay.js')).replayCommand,
+};
 
-function usage(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+async function usage(): Promise<string> {
+  const commands = await Promise.all(Object.values(COMMANDS).map((load) => load()));
+  const width = Math.max(...commands.map((c) => c.name.length));
   return [
     'Usage: xqboard <command> [options]   (xqboard <command> --help for more)',
     '',
     'Commands:',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
   ].join('\n');
 }
 
-const processIo: CliIo = {
-  out: (text) => process.stdout.write(`${text}\n`),
-  err: (text) => process.stderr.write(`${text}\n`),
-};
+/** Output that ends quietly when the reader goes away (`xqboard convert … | head`). */
+function streamIo(): CliIo {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw e;
+    });
+  }
+  return {
+    out: (text) => process.stdout.write(`${text}\n`),
+    err: (text) => process.stderr.write(`${text}\n`),
+  };
+}
 
-export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
+export async function main(argv: string[], io: CliIo = streamIo()): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    io.out(usage());
+    io.out(await usage());
     return 0;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
-    io.err(`xqboard: unknown command '${name}'\n\n${usage()}`);
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!load) {
+    io.err(`xqboard: unknown command '${name}'\n\n${await usage()}`);
     return 2;
   }
+  const command = await load();
   if (wantsHelp(rest)) {
     io.out(command.help);
     return 0;

@@ -1,0 +1,160 @@
+/**
+ * The controller: the embedded MQTT broker (or an external one), a board session per configured
+ * board, and the extensions (MQTT bridge, LEDs, and whatever the caller adds, e.g. the terminal),
+ * all on one typed bus. One board's fault never stops another: a source that cannot be made is
+ * reported and the others run; one that fails to start is retried by its session.
+ */
+import type { Config } from '../config/schema.js';
+import { LedsExtension } from '../leds/extension.js';
+import { type BrokerAddress, type BrokerError, EmbeddedBroker } from '../mqtt/broker.js';
+import { MqttBridge } from '../mqtt/bridge.js';
+import { err, ok, type Result } from '../rules/types.js';
+import type { Clock } from '../sensors/clock.js';
+import { createSources, type SourceContext, type SourceError } from '../sensors/registry.js';
+import { BoardSession } from './board-session.js';
+import { Bus, type Logger, silentLogger } from './bus.js';
+import type { ControllerContext, Extension } from './extension.js';
+
+export const VERSION = '0.1.0';
+
+export interface ControllerOptions {
+  readonly config: Config;
+  readonly logger?: Logger;
+  /** The clock of sources and sessions (tests: a manual one). */
+  readonly clock?: Clock;
+  readonly sourceContext?: SourceContext;
+  /** More extensions (the terminal view…), started after the built-in ones. */
+  readonly extensions?: (context: ControllerContext) => Extension[];
+  /** Embedded broker interface (default: all). */
+  readonly host?: string;
+  /** Pace of the simulated hand (`board/simulate`). */
+  readonly handMs?: number;
+}
+
+export interface RunningController {
+  /** The broker's ports when embedded (0 in the config gives a free port: this says which). */
+  readonly broker?: BrokerAddress;
+  /** The URL the bridge connected to. */
+  readonly mqttUrl: string;
+  /** Boards whose source could not be made. */
+  readonly failed: readonly SourceError[];
+}
+
+export class Controller {
+  readonly bus: Bus;
+  readonly sessions = new Map<string, BoardSession>();
+  private readonly logger: Logger;
+  private broker: EmbeddedBroker | undefined;
+  private extensions: Extension[] = [];
+  private running = false;
+
+  constructor(private readonly options: ControllerOptions) {
+    this.logger = options.logger ?? silentLogger;
+    this.bus = new Bus((event, e) =>
+      this.logger.error(`a listener of ${event} failed: ${(e as Error).stack ?? String(e)}`),
+    );
+  }
+
+  get context(): ControllerContext {
+    return { bus: this.bus, sessions: this.sessions, config: this.options.config, logger: this.logger };
+  }
+
+  extension<T extends Extension>(name: string): T | undefined {
+    return this.extensions.find((e) => e.name === name) as T | undefined;
+  }
+
+  async start(): Promise<Result<RunningController, BrokerError>> {
+    const { config } = this.options;
+    this.running = true;
+    let url = config.mqtt.url ?? '';
+    let address: BrokerAddress | undefined;
+    if (config.mqtt.embedded) {
+      this.broker = new EmbeddedBroker({
+        port: config.mqtt.port,
+        ...(config.mqtt.wsPort !== 0 ? { wsPort: config.mqtt.wsPort } : {}),
+        ...(this.options.host !== undefined ? { host: this.options.host } : {}),
+        ...(config.mqtt.username !== undefined ? { username: config.mqtt.username } : {}),
+        ...(config.mqtt.password !== undefined ? { password: config.mqtt.password } : {}),
+      });
+      const started = await this.broker.start();
+      if (!started.ok) {
+        this.broker = undefined;
+        this.running = false;
+        return err(started.error);
+      }
+      address = started.value;
+      url = `mqtt://127.0.0.1:${address.port}`;
+      this.logger.info(
+        `MQTT broker on port ${address.port}${address.wsPort !== undefined ? `, WebSocket on port ${address.wsPort}` : ''}`,
+      );
+    }
+
+    const { sources, errors } = await createSources(config.boards, {
+      ...this.options.sourceContext,
+      ...(this.options.clock ? { clock: this.options.clock } : {}),
+    });
+    for (const e of errors) this.logger.error(e.message);
+    for (const board of config.boards) {
+      const source = sources.get(board.id);
+      if (!source) continue;
+      this.sessions.set(
+        board.id,
+        new BoardSession({
+          board,
+          source,
+          game: config.game,
+          tracker: config.tracker,
+          archiveDir: config.archive.dir,
+          bus: this.bus,
+          logger: this.logger,
+          ...(this.options.clock ? { clock: this.options.clock } : {}),
+          ...(this.options.handMs !== undefined ? { handMs: this.options.handMs } : {}),
+        }),
+      );
+    }
+
+    const bridge = new MqttBridge(this.context, {
+      url,
+      baseTopic: config.mqtt.baseTopic,
+      version: VERSION,
+      ...(config.mqtt.username !== undefined ? { username: config.mqtt.username } : {}),
+      ...(config.mqtt.password !== undefined ? { password: config.mqtt.password } : {}),
+    });
+    this.extensions = [
+      bridge,
+      new LedsExtension(this.context, { mqtt: bridge, ...(this.options.clock ? { clock: this.options.clock } : {}) }),
+      ...(this.options.extensions?.(this.context) ?? []),
+    ];
+    for (const ext of this.extensions) await ext.start();
+    for (const e of errors) {
+      this.bus.emit('board.availability', { board: e.board, online: false, reason: e.message });
+    }
+    await Promise.all(
+      [...this.sessions.values()].map(async (s) => {
+        try {
+          await s.start();
+        } catch (e) {
+          this.logger.error(`board ${s.id}: ${(e as Error).message}`);
+        }
+      }),
+    );
+    return ok({ ...(address ? { broker: address } : {}), mqttUrl: url, failed: errors });
+  }
+
+  /** Boards first (their offline states still go out), then extensions, then the broker. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    await Promise.all([...this.sessions.values()].map((s) => s.stop()));
+    for (const ext of [...this.extensions].reverse()) {
+      try {
+        await ext.stop();
+      } catch (e) {
+        this.logger.warn(`stopping ${ext.name}: ${(e as Error).message}`);
+      }
+    }
+    this.extensions = [];
+    await this.broker?.stop();
+    this.broker = undefined;
+  }
+}
