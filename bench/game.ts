@@ -6,16 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Game } from '../src/game/game.js';
 import { parseIccs } from '../src/rules/iccs.js';
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../src/simulation/random.js';
 
 export async function benchGame(): Promise<void> {
   const random = rng(1);

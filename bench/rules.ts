@@ -5,9 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { parseFen } from '../src/rules/fen.js';
 import { perft } from '../src/rules/perft.js';
-import { Position } from '../src/rules/position.js';
+import { positionOf } from '../test/helpers/positions.js';
 
 interface PerftCase {
   fen: string;
@@ -20,14 +19,6 @@ const DEPTH = 4;
 
 const expectedAt = (c: PerftCase, depth: number): number | undefined =>
   Array.isArray(c.perft) ? c.perft[depth - 1] : c.perft[String(depth)];
-
-function load(fen: string): Position {
-  const setup = parseFen(fen);
-  if (!setup.ok) throw new Error(setup.error.message);
-  const pos = Position.fromSetup(setup.value);
-  if (!pos.ok) throw new Error(pos.error.message);
-  return pos.value;
-}
 
 // ---------------------------------------------------------------- Fairy-Stockfish (WebAssembly UCI engine)
 
@@ -103,7 +94,7 @@ const shortFen = (fen: string): string => {
 function ourPerft(fen: string, depth: number): { nodes: number; ms: number } {
   let best = { nodes: 0, ms: Number.POSITIVE_INFINITY };
   for (let run = 0; run < RUNS; run++) {
-    const pos = load(fen);
+    const pos = positionOf(fen);
     const started = performance.now();
     const nodes = perft(pos, depth);
     const ms = performance.now() - started;
@@ -176,7 +167,7 @@ export async function benchRules(): Promise<void> {
 /** The start position at depth 5 (133,312,995 nodes), one root move at a time so progress shows. */
 function deepStartPerft(start: PerftCase): void {
   const expected = expectedAt(start, 5);
-  const pos = load(start.fen);
+  const pos = positionOf(start.fen);
   const roots = pos.legalMoves();
   const tty = process.stdout.isTTY === true;
   console.log(`\nperft 5 of the start position (${roots.length} root moves):`);

@@ -5,12 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { readPgn } from '../src/record/pgn.js';
-import { parseFen } from '../src/rules/fen.js';
-import { Position } from '../src/rules/position.js';
+import type { Position } from '../src/rules/position.js';
 import type { Sensing } from '../src/sensors/snapshot.js';
 import { physicalPlay } from '../src/simulation/physical-play.js';
 import { isExtendable } from '../src/tracker/reader.js';
 import { runSensorEvents } from '../src/tracker/run.js';
+import { positionOf } from '../test/helpers/positions.js';
 
 const GAMES = 150;
 
@@ -42,10 +42,7 @@ export async function benchTracker(): Promise<void> {
     let deferred = 0;
     let moves = 0;
     for (const [i, g] of games.entries()) {
-      const setup = parseFen(g.fen);
-      if (!setup.ok) throw new Error(setup.error.message);
-      const start = Position.fromSetup(setup.value);
-      if (!start.ok) throw new Error(start.error.message);
+      const start = { value: positionOf(g.fen) };
       const play = physicalPlay(
         start.value,
         g.moves.map((m) => m.move),

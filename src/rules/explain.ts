@@ -16,6 +16,7 @@ import {
   makeSquareName,
   opposite,
   type Piece,
+  ROLE_NAMES,
   type Role,
   type Square,
   squareFile,
@@ -54,16 +55,7 @@ export interface IllegalReason extends CodedError<IllegalReasonCode> {
   readonly square?: Square;
 }
 
-/** The names players use: general and soldier, not king and pawn. */
-export const ROLE_NAMES: Record<Role, string> = {
-  king: 'general',
-  advisor: 'advisor',
-  elephant: 'elephant',
-  horse: 'horse',
-  chariot: 'chariot',
-  cannon: 'cannon',
-  pawn: 'soldier',
-};
+export { ROLE_NAMES };
 
 const name = (sq: Square): string => (isSquare(sq) ? makeSquareName(sq) : `point ${sq}`);
 const inPalace = (color: Color, sq: Square): boolean =>

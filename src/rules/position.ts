@@ -7,7 +7,7 @@
  * (chariot lines, cannon screens, facing generals) or leaves a square diagonally next to the
  * general (a horse's leg); only those moves are tried on the board.
  */
-import { makeBoardFen } from './fen.js';
+import { type FenError, makeBoardFen, parseFen } from './fen.js';
 import {
   BLACK,
   CANNON,
@@ -42,6 +42,7 @@ import {
   ok,
   type Piece,
   type Result,
+  ROLE_NAMES,
   type Role,
   type Square,
 } from './types.js';
@@ -81,16 +82,6 @@ const HORSE_ATTACKERS = [
 const SCRATCH = new Int32Array(MOVES_PER_PLY);
 
 const SIDE_NAMES: readonly Color[] = ['red', 'black'];
-/** The names players use in messages (general and soldier, not king and pawn). */
-const ROLE_NAMES: Record<Role, string> = {
-  king: 'general',
-  advisor: 'advisor',
-  elephant: 'elephant',
-  horse: 'horse',
-  chariot: 'chariot',
-  cannon: 'cannon',
-  pawn: 'soldier',
-};
 const sideIndex = (c: Color): number => (c === 'red' ? 0 : 1);
 
 export const encodeMove = (from: number, to: number): number => from | (to << 8);
@@ -131,6 +122,12 @@ export class Position {
     const r = Position.fromSetup(defaultSetup());
     if (!r.ok) throw new Error(r.error.message);
     return r.value;
+  }
+
+  /** `parseFen` then `fromSetup`: a FEN read from outside, checked. */
+  static fromFen(fen: string): Result<Position, FenError | PositionError> {
+    const setup = parseFen(fen);
+    return setup.ok ? Position.fromSetup(setup.value) : setup;
   }
 
   /** Checks a setup against every rule a reachable position obeys. */

@@ -6,6 +6,17 @@ export const COLORS: readonly Color[] = ['red', 'black'];
 export type Role = 'king' | 'advisor' | 'elephant' | 'horse' | 'chariot' | 'cannon' | 'pawn';
 export const ROLES: readonly Role[] = ['king', 'advisor', 'elephant', 'horse', 'chariot', 'cannon', 'pawn'];
 
+/** The names players use in messages: general and soldier, not king and pawn. */
+export const ROLE_NAMES: Record<Role, string> = {
+  king: 'general',
+  advisor: 'advisor',
+  elephant: 'elephant',
+  horse: 'horse',
+  chariot: 'chariot',
+  cannon: 'cannon',
+  pawn: 'soldier',
+};
+
 export interface Piece {
   readonly color: Color;
   readonly role: Role;

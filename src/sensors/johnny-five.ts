@@ -23,7 +23,13 @@ import type { SerialPort } from 'serialport';
 import { type Clock, systemClock } from './clock.js';
 import { createPort, type SerialBinding } from './serial.js';
 import type { Cells } from './snapshot.js';
-import type { SensorEvent, SensorListener, SensorSource, SourceHealth } from './source.js';
+import {
+  Listeners,
+  type SensorEvent,
+  type SensorListener,
+  type SensorSource,
+  type SourceHealth,
+} from './source.js';
 
 export const EXPANDER_ADDRESSES: readonly number[] = [0x20, 0x21, 0x22, 0x23, 0x24, 0x25];
 /** MCP23017 registers with IOCON.BANK = 0 (the reset value): A/B pairs are consecutive. */
@@ -76,7 +82,7 @@ export class JohnnyFiveSource implements SensorSource {
   private readonly options: JohnnyFiveOptions;
   private readonly clock: Clock;
   private readonly addresses: readonly number[];
-  private readonly listeners = new Set<SensorListener>();
+  private readonly listeners = new Listeners<SensorEvent>();
   private port: SerialPort | undefined;
   private io: FirmataIo | undefined;
   private raw: (number | undefined)[] = [];
@@ -96,8 +102,7 @@ export class JohnnyFiveSource implements SensorSource {
   }
 
   subscribe(listener: SensorListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   health(): SourceHealth {
@@ -251,6 +256,6 @@ export class JohnnyFiveSource implements SensorSource {
   }
 
   private emit(event: SensorEvent): void {
-    for (const listener of this.listeners) listener(event);
+    this.listeners.emit(event);
   }
 }

@@ -8,7 +8,13 @@ import { type CodedError, err, type Result } from '../rules/types.js';
 import { type Clock, type ManualClock, systemClock } from './clock.js';
 import { parseSensorLog, type SensorLog, type SensorLogError, type SensorLogEvent } from './sensor-log.js';
 import type { Sensing } from './snapshot.js';
-import type { SensorListener, SensorSource, SourceHealth } from './source.js';
+import {
+  Listeners,
+  type SensorEvent,
+  type SensorListener,
+  type SensorSource,
+  type SourceHealth,
+} from './source.js';
 
 export type ReplayPace =
   /**
@@ -44,7 +50,7 @@ export class ReplaySource implements SensorSource {
   /** Resolves when the last event has been emitted, or playback was stopped. */
   readonly finished: Promise<void>;
   private readonly pace: ReplayPace;
-  private readonly listeners = new Set<SensorListener>();
+  private readonly listeners = new Listeners<SensorEvent>();
   private next = 0;
   private snapshots = 0;
   private running = false;
@@ -73,10 +79,7 @@ export class ReplaySource implements SensorSource {
   }
 
   subscribe(listener: SensorListener): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
+    return this.listeners.add(listener);
   }
 
   health(): SourceHealth {
@@ -108,7 +111,7 @@ export class ReplaySource implements SensorSource {
   private emit(event: SensorLogEvent): void {
     this.next++;
     if (event.type === 'snapshot') this.snapshots++;
-    for (const l of this.listeners) l(event);
+    this.listeners.emit(event);
   }
 
   private logStart(): number {

@@ -25,7 +25,13 @@ import {
   type Sequenced,
 } from './protocol.js';
 import type { Sensing } from './snapshot.js';
-import type { SensorEvent, SensorListener, SensorSource, SourceHealth } from './source.js';
+import {
+  Listeners,
+  type SensorEvent,
+  type SensorListener,
+  type SensorSource,
+  type SourceHealth,
+} from './source.js';
 
 /** A serialport binding (the platform's, or `SerialPortMock.binding` and wrappers of it in tests). */
 export type SerialBinding = ConstructorParameters<typeof SerialPortStream>[0]['binding'];
@@ -79,7 +85,7 @@ export class SerialSource implements SensorSource {
   private readonly options: SerialSourceOptions;
   private readonly clock: Clock;
   private readonly backoff: BackoffOptions;
-  private readonly listeners = new Set<SensorListener>();
+  private readonly listeners = new Listeners<SensorEvent>();
   private readonly parser: ProtocolParser<BoardMessage>;
 
   private running = false;
@@ -120,8 +126,7 @@ export class SerialSource implements SensorSource {
   }
 
   subscribe(listener: SensorListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   health(): SerialHealth {
@@ -349,6 +354,6 @@ export class SerialSource implements SensorSource {
   }
 
   private emit(event: SensorEvent): void {
-    for (const listener of this.listeners) listener(event);
+    this.listeners.emit(event);
   }
 }

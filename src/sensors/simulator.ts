@@ -22,7 +22,13 @@ import {
 } from '../rules/types.js';
 import { type Clock, systemClock } from './clock.js';
 import { type Cells, cellsOf, type Sensing } from './snapshot.js';
-import type { SensorEvent, SensorListener, SensorSource, SourceHealth } from './source.js';
+import {
+  Listeners,
+  type SensorEvent,
+  type SensorListener,
+  type SensorSource,
+  type SourceHealth,
+} from './source.js';
 
 export type SimulatorErrorCode =
   | 'empty_square'
@@ -56,7 +62,7 @@ export class BoardSimulator implements SensorSource {
   readonly sensing: Sensing;
   private readonly clock: Clock;
   private readonly heartbeatMs: number;
-  private readonly listeners = new Set<SensorListener>();
+  private readonly listeners = new Listeners<SensorEvent>();
   private board: (Piece | undefined)[] = new Array(90).fill(undefined);
   /** Pieces in the players' hands, most recently lifted last. */
   private held: Piece[] = [];
@@ -85,10 +91,7 @@ export class BoardSimulator implements SensorSource {
   // --- SensorSource ---------------------------------------------------------------------------
 
   subscribe(listener: SensorListener): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
+    return this.listeners.add(listener);
   }
 
   health(): SourceHealth {
@@ -360,7 +363,7 @@ export class BoardSimulator implements SensorSource {
   }
 
   private send(event: SensorEvent): void {
-    for (const l of this.listeners) l(event);
+    this.listeners.emit(event);
   }
 }
 

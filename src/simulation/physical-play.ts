@@ -12,6 +12,9 @@ import { makeFen } from '../rules/fen.js';
 import type { Position } from '../rules/position.js';
 import { type Color, type Move, type Piece, type Square, squareFile, squareRank } from '../rules/types.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
+import { rng } from './random.js';
+
+export { rng };
 
 export type Handling =
   | 'bounce'
@@ -70,18 +73,6 @@ export interface PhysicalPlay {
   readonly swapPlies: number[];
 }
 
-/** mulberry32: small, fast, good enough for test generation. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The physical board and the frames it reports, one per change of the sensors' reading. */
 class Board {
   readonly pieces: (Piece | undefined)[] = new Array(90).fill(undefined);
@@ -91,7 +82,7 @@ class Board {
 
   constructor(readonly sensing: Sensing) {}
 
-  cellAt(sq: Square, piece: Piece | undefined): string {
+  cellOf(piece: Piece | undefined): string {
     if (!piece) return '.';
     if (this.sensing === 'occupancy') return 'x';
     return piece.color === 'red' ? 'r' : 'b';
@@ -99,7 +90,7 @@ class Board {
 
   cells(override?: Map<Square, string>): Cells {
     let s = '';
-    for (let sq = 0; sq < 90; sq++) s += override?.get(sq) ?? this.cellAt(sq, this.pieces[sq]);
+    for (let sq = 0; sq < 90; sq++) s += override?.get(sq) ?? this.cellOf(this.pieces[sq]);
     return s;
   }
 
@@ -158,7 +149,7 @@ export function physicalPlay(
   const settle = (sq: Square, t: number): number => {
     if (!chance('bounce')) return t;
     counts.bounce++;
-    const steady = board.cellAt(sq, board.pieces[sq]);
+    const steady = board.cellOf(board.pieces[sq]);
     const other = steady === '.' ? (options.sensing === 'occupancy' ? 'x' : 'r') : '.';
     const end = t + between(4, 30);
     let at = t;
@@ -189,7 +180,7 @@ export function physicalPlay(
     if (!chance('idle_flicker')) return t;
     counts.idle_flicker++;
     const sq = between(0, 89);
-    const steady = board.cellAt(sq, board.pieces[sq]);
+    const steady = board.cellOf(board.pieces[sq]);
     const other = steady === '.' ? (options.sensing === 'occupancy' ? 'x' : 'b') : '.';
     board.frame(t, new Map([[sq, other]]));
     const end = t + between(1, 30);

@@ -5,7 +5,7 @@
 import { type Actor, createActor } from 'xstate';
 import type { Game } from '../game/game.js';
 import type { Clock } from '../sensors/clock.js';
-import type { SensorEvent } from '../sensors/source.js';
+import { Listeners, type SensorEvent } from '../sensors/source.js';
 import { xstateClock } from './clock.js';
 import { TrackedGame } from './game-port.js';
 import { createTrackerMachine, type TrackerEmitted, type TrackerOptions } from './machine.js';
@@ -17,7 +17,7 @@ const machine = createTrackerMachine();
 export class Tracker {
   readonly port: TrackedGame;
   private actor: Actor<typeof machine> | undefined;
-  private readonly listeners = new Set<TrackerListener>();
+  private readonly listeners = new Listeners<TrackerEmitted>();
 
   constructor(
     readonly game: Game,
@@ -41,9 +41,7 @@ export class Tracker {
       'gameStart',
       'gameOver',
     ] as const) {
-      actor.on(type, (e) => {
-        for (const l of this.listeners) l(e as TrackerEmitted);
-      });
+      actor.on(type, (e) => this.listeners.emit(e as TrackerEmitted));
     }
     actor.start();
     this.actor = actor;
@@ -55,8 +53,7 @@ export class Tracker {
   }
 
   subscribe(listener: TrackerListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   /** Feeds one sensor event (link events are the controller's business). */

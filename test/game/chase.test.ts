@@ -1,17 +1,13 @@
 /** What counts as a chase (chase.ts), one exemption at a time, on small positions. */
 import { describe, expect, it } from 'vitest';
 import { chasedBy, squaresOf } from '../../src/game/chase.js';
-import { parseFen } from '../../src/rules/fen.js';
 import { parseIccs } from '../../src/rules/iccs.js';
-import { Position } from '../../src/rules/position.js';
 import { makeSquareName } from '../../src/rules/types.js';
+import { positionOf } from '../helpers/positions.js';
 
 /** The squares (ICCS names) the move `iccs` chases on `fen`. */
 function chased(fen: string, iccs: string): string[] {
-  const setup = parseFen(fen);
-  if (!setup.ok) throw new Error(setup.error.message);
-  const pos = Position.fromSetup(setup.value);
-  if (!pos.ok) throw new Error(pos.error.message);
+  const pos = { value: positionOf(fen) };
   const move = parseIccs(iccs);
   if (!move.ok || !pos.value.isLegal(move.value)) throw new Error(`${iccs} is not legal on ${fen}`);
   const before = pos.value.toSetup().board;

@@ -17,6 +17,7 @@ import { parseFen } from '../../src/rules/fen.js';
 import { makeIccs } from '../../src/rules/iccs.js';
 import { Position } from '../../src/rules/position.js';
 import { type Move, makeSquareName } from '../../src/rules/types.js';
+import { rng } from '../../src/simulation/random.js';
 
 interface FfBoard {
   sanMove(uci: string, notation: number): string;
@@ -46,18 +47,6 @@ beforeAll(async () => {
 const uci = (m: Move): string =>
   makeSquareName(m.from).replace(/\d/, (d) => String(Number(d) + 1)) +
   makeSquareName(m.to).replace(/\d/, (d) => String(Number(d) + 1));
-
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FSF_STYLE: WxfStyle = { sideways: '=', signFirst: false, fullWidth: false };
 

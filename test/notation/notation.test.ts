@@ -1,17 +1,11 @@
 /** WXF and Chinese notation: the disambiguation rules of wxf.org and what real files contain. */
 import { describe, expect, it } from 'vitest';
 import { makeChinese, makeWxf, notationOf, parseMoveAny, WXF_FULL_WIDTH } from '../../src/notation/index.js';
-import { parseFen } from '../../src/rules/fen.js';
 import { makeIccs, parseIccs } from '../../src/rules/iccs.js';
-import { Position } from '../../src/rules/position.js';
+import type { Position } from '../../src/rules/position.js';
+import { positionOf } from '../helpers/positions.js';
 
-function position(fen: string): Position {
-  const setup = parseFen(fen);
-  if (!setup.ok) throw new Error(setup.error.message);
-  const pos = Position.fromSetup(setup.value);
-  if (!pos.ok) throw new Error(pos.error.message);
-  return pos.value;
-}
+const position = positionOf;
 
 const move = (iccs: string) => {
   const m = parseIccs(iccs);

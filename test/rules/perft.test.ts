@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseFen } from '../../src/rules/fen.js';
 import { perft, perftDivide } from '../../src/rules/perft.js';
-import { Position } from '../../src/rules/position.js';
+import { positionOf } from '../helpers/positions.js';
 import { readSharedJson } from '../helpers/shared.js';
 
 interface PerftCase {
@@ -10,14 +9,6 @@ interface PerftCase {
   perft: number[] | Record<string, number>;
 }
 const { cases } = readSharedJson<{ cases: PerftCase[] }>('data/perft.json');
-
-function load(fen: string): Position {
-  const setup = parseFen(fen);
-  if (!setup.ok) throw new Error(setup.error.message);
-  const pos = Position.fromSetup(setup.value);
-  if (!pos.ok) throw new Error(pos.error.message);
-  return pos.value;
-}
 
 const depthsOf = (c: PerftCase): [number, number][] =>
   Array.isArray(c.perft)
@@ -28,7 +19,7 @@ describe('perft of ../shared/data/perft.json', () => {
   for (const c of cases) {
     for (const [depth, nodes] of depthsOf(c).filter(([d]) => d <= 4)) {
       it(`${c.fen} depth ${depth} = ${nodes}`, () => {
-        const pos = load(c.fen);
+        const pos = positionOf(c.fen);
         const before = pos.hash;
         expect(perft(pos, depth)).toBe(nodes);
         // make/unmake leaves the position exactly as it was
@@ -47,20 +38,20 @@ describe('perft depth 5 (slow tier)', () => {
   for (const c of deep) {
     const nodes = (c.perft as number[])[4]!;
     it(`${c.fen} depth 5 = ${nodes}`, () => {
-      expect(perft(load(c.fen), 5)).toBe(nodes);
+      expect(perft(positionOf(c.fen), 5)).toBe(nodes);
     });
   }
 });
 
 describe('perft divide', () => {
   it('sums to the total and names every root move once', () => {
-    const pos = load(cases[0]!.fen);
+    const pos = positionOf(cases[0]!.fen);
     const rows = perftDivide(pos, 3);
     expect(rows).toHaveLength(44);
     expect(new Set(rows.map((r) => r.move)).size).toBe(44);
     expect(rows.reduce((s, r) => s + r.nodes, 0)).toBe(79666);
     expect(rows.find((r) => r.move === 'h2e2')?.nodes).toBe(
-      perft(load('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b'), 2),
+      perft(positionOf('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b'), 2),
     );
   });
 });

@@ -1,5 +1,5 @@
 /** Shared helpers of the rules tests: loading FENs, a seeded random generator, random games and placements. */
-import { makeFen, parseFen } from '../../src/rules/fen.js';
+import { makeFen } from '../../src/rules/fen.js';
 import { Position } from '../../src/rules/position.js';
 import type { Setup } from '../../src/rules/setup.js';
 import type { Color, Move, Piece, Role, Square } from '../../src/rules/types.js';
@@ -12,26 +12,11 @@ export interface PerftCase {
 }
 export const PERFT_CASES = readSharedJson<{ cases: PerftCase[] }>('data/perft.json').cases;
 
-export function load(fen: string): Position {
-  const setup = parseFen(fen);
-  if (!setup.ok) throw new Error(`${fen}: ${setup.error.message}`);
-  const pos = Position.fromSetup(setup.value);
-  if (!pos.ok) throw new Error(`${fen}: ${pos.error.message}`);
-  return pos.value;
-}
+export { positionOf as load } from '../helpers/positions.js';
 
 export const fenOf = (pos: Position): string => makeFen(pos.toSetup());
 
-/** mulberry32: small, fast and seeded, so every failure can be replayed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng } from '../../src/simulation/random.js';
 
 export const pick = <T>(random: () => number, items: readonly T[]): T =>
   items[Math.floor(random() * items.length)]!;

@@ -3,10 +3,9 @@
  * move, an alert for every illegal placement, a retraction for every takeback.
  */
 import { readFileSync } from 'node:fs';
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type PgnGame, readPgn } from '../../src/record/pgn.js';
-import { parseFen } from '../../src/rules/fen.js';
-import { Position } from '../../src/rules/position.js';
+import type { Position } from '../../src/rules/position.js';
 import type { Move } from '../../src/rules/types.js';
 import type { Sensing } from '../../src/sensors/snapshot.js';
 import {
@@ -26,13 +25,9 @@ export function liuDahuaGames(): PgnGame[] {
   });
 }
 
-export function positionOf(fen: string): Position {
-  const setup = parseFen(fen);
-  if (!setup.ok) throw new Error(setup.error.message);
-  const pos = Position.fromSetup(setup.value);
-  if (!pos.ok) throw new Error(pos.error.message);
-  return pos.value;
-}
+import { positionOf } from '../helpers/positions.js';
+
+export { positionOf };
 
 export interface Tally {
   games: number;
@@ -102,4 +97,30 @@ export function report(title: string, sensing: Sensing, tally: Tally): void {
     `${title} (${sensing}): ${tally.games} games, ${tally.plies} plies, ${tally.frames} frames, ` +
       `${tally.alerts} illegal-move alerts, ${tally.retracts} takebacks; handling ${JSON.stringify(tally.counts)}`,
   );
+}
+
+/** One quarter of the 1,125 master games (the quarters run in parallel), in both sensing kinds. */
+export function liuDahuaPart(part: number): void {
+  const games = liuDahuaGames().filter((_, i) => i % 4 === part);
+  describe.each(['occupancy', 'colour'] as const)(`liu-dahua games, part ${part}, sensing %s`, (sensing) => {
+    it('records every game exactly under the physical handling model', () => {
+      const tally = newTally();
+      games.forEach((g, k) => {
+        const index = k * 4 + part;
+        checkGame(
+          `game ${index + 1} (${sensing})`,
+          positionOf(g.fen),
+          g.moves.map((m) => m.move),
+          {
+            sensing,
+            seed: 1000 * index + (sensing === 'colour' ? 7 : 3),
+            setupFromEmpty: index % 5 === 0,
+            buttons: index % 2 === 0,
+          },
+          tally,
+        );
+      });
+      report(`liu-dahua part ${part}`, sensing, tally);
+    });
+  });
 }
