@@ -56,9 +56,9 @@ export class Tracker {
     return this.listeners.add(listener);
   }
 
-  /** Feeds one sensor event (link events are the controller's business). */
+  /** Feeds one sensor event (link events are the controller's business); ignored once stopped. */
   send(event: SensorEvent): void {
-    if (!this.actor) throw new Error('tracker not started');
+    if (!this.actor) return;
     if (event.type === 'snapshot') this.actor.send({ type: 'snapshot', t: event.t, cells: event.cells });
     else if (event.type === 'button') this.actor.send({ type: 'button', t: event.t, side: event.side });
   }
