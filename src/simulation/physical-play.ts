@@ -8,13 +8,10 @@
  * demos of the simulator.
  */
 import { explainIllegal } from '../rules/explain.js';
-import { makeFen } from '../rules/fen.js';
 import type { Position } from '../rules/position.js';
 import { type Color, type Move, type Piece, type Square, squareFile, squareRank } from '../rules/types.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
 import { rng } from './random.js';
-
-export { rng };
 
 export type Handling =
   | 'bounce'
@@ -425,5 +422,3 @@ function illegalTarget(pos: Position, from: Square, board: Board, random: () => 
   if (options.length === 0) return undefined;
   return options[Math.floor(random() * options.length)];
 }
-
-export const fenOf = (pos: Position): string => makeFen(pos.toSetup());

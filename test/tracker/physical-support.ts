@@ -8,12 +8,8 @@ import { type PgnGame, readPgn } from '../../src/record/pgn.js';
 import type { Position } from '../../src/rules/position.js';
 import type { Move } from '../../src/rules/types.js';
 import type { Sensing } from '../../src/sensors/snapshot.js';
-import {
-  type Handling,
-  type PhysicalOptions,
-  physicalPlay,
-  rng,
-} from '../../src/simulation/physical-play.js';
+import { type Handling, type PhysicalOptions, physicalPlay } from '../../src/simulation/physical-play.js';
+import { rng } from '../../src/simulation/random.js';
 import { runSensorEvents } from '../../src/tracker/run.js';
 import { sharedPath } from '../helpers/shared.js';
 
