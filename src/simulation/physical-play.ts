@@ -63,6 +63,8 @@ export interface PhysicalPlay {
   readonly counts: Record<Handling, number>;
   /** Illegal placements made (each must raise an alert). */
   readonly illegalPlacements: number;
+  /** Each illegal placement: the piece's square, where it was set down, and when. */
+  readonly illegal: readonly { readonly from: Square; readonly to: Square; readonly t: number }[];
   readonly takebacks: number;
   /** Plies whose move was taken back (and played again). */
   readonly takebackPlies: number[];
@@ -138,6 +140,7 @@ export function physicalPlay(
   const between = (lo: number, hi: number): number => Math.floor(lo + random() * (hi - lo + 1));
   const board = new Board(options.sensing);
   let illegalPlacements = 0;
+  const illegal: { from: Square; to: Square; t: number }[] = [];
   let takebacks = 0;
   const takebackPlies: number[] = [];
   const swapPlies: number[] = [];
@@ -245,6 +248,7 @@ export function physicalPlay(
         illegalPlacements++;
         const lifted = lift(move.from, t);
         t = place(wrong, lifted.piece, lifted.t + between(200, 800));
+        illegal.push({ from: move.from, to: wrong, t });
         t += between(1200, 3000); // it stands there: the alert is raised
         const back = lift(wrong, t);
         t = playMove(move, back.piece, back.t + between(100, 500), true);
@@ -270,7 +274,7 @@ export function physicalPlay(
   }
   t += between(1000, 2000);
   board.heartbeat(t);
-  return { events: board.events, counts, illegalPlacements, takebacks, takebackPlies, swapPlies };
+  return { events: board.events, counts, illegalPlacements, illegal, takebacks, takebackPlies, swapPlies };
 
   // ---- helpers that share the board and the random stream
 

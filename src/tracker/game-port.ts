@@ -18,8 +18,9 @@ export class TrackedGame implements GamePort {
     return this.current;
   }
 
-  get previous(): Position | undefined {
-    return this.before;
+  get previous(): { position: Position; move: Move } | undefined {
+    const last = this.game.moves.at(-1);
+    return this.before && last ? { position: this.before, move: last.move } : undefined;
   }
 
   get plies(): number {

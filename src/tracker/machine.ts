@@ -38,8 +38,8 @@ export const DEFAULT_TRACKER_OPTIONS: Omit<TrackerOptions, 'sensing'> = {
 /** What the machine needs of the game; the game model adapts to it. */
 export interface GamePort {
   readonly position: Position;
-  /** The position before the last move (for takebacks), if there is one. */
-  readonly previous: Position | undefined;
+  /** The position before the last move and that move (for takebacks), if there is one. */
+  readonly previous: { readonly position: Position; readonly move: Move } | undefined;
   readonly plies: number;
   readonly over: boolean;
   /** Over by an ending a further legal move withdraws (an unclaimed repetition, the move limit…). */

@@ -72,7 +72,7 @@ const MAX_LINES = 32;
 
 /**
  * Judges `observed` against `base` (the confirmed position), the pending lines kept from earlier
- * boards and, for takebacks, `previous` (the position before the last confirmed move).
+ * boards and, for takebacks, `previous`: the position before the last confirmed move, and that move.
  */
 export function judge(
   base: Position,
@@ -80,7 +80,7 @@ export function judge(
   sensing: Sensing,
   pending: readonly Line[],
   evidence: Evidence,
-  previous?: Position,
+  previous?: { readonly position: Position; readonly move: Move },
 ): Verdict {
   const roots: Root[] = [{ moves: [], pos: base }];
   for (const line of pending.slice(0, MAX_LINES)) {
@@ -149,7 +149,8 @@ export function judge(
   const fits = fitting.filter((r) => r.moves.length > 0).map((r) => ({ moves: r.moves, weak: true }));
   const keep = dedupe([...candidates, ...fits]).slice(0, MAX_LINES);
   if (candidates.length > 0) return { kind: 'pending', lines: candidates.slice(0, MAX_LINES), keep };
-  if (previous && expectedCells(previous, sensing) === observed) return { kind: 'takeback' };
+  const before = previous && expectedCells(previous.position, sensing);
+  if (before === observed) return { kind: 'takeback' };
   const liftedNow = (): Square[] => {
     const expected = expectedCells(base, sensing);
     const out: Square[] = [];
@@ -157,9 +158,28 @@ export function judge(
     return out;
   };
   if (transit.length > 0) return { kind: 'transit', lifted: liftedNow(), keep };
+  // A takeback under way: the piece that moved is home again, its target empty, and pieces are
+  // still in the hand (the captured one not yet back). Not an illegal move of the wrong side.
+  if (
+    previous &&
+    before !== undefined &&
+    observed[previous.move.to] === '.' &&
+    observed[previous.move.from] === before[previous.move.from] &&
+    onlyRemovals(before, observed)
+  ) {
+    return { kind: 'transit', lifted: liftedNow(), keep };
+  }
   if (illegal) return { kind: 'illegal', displacement: illegal, keep };
   if (oddTransit.length > 0) return { kind: 'transit', lifted: liftedNow(), keep };
   return { kind: 'unknown', keep: [...pending] };
+}
+
+/** Does `observed` differ from `expected` only by pieces missing? */
+function onlyRemovals(expected: Cells, observed: Cells): boolean {
+  for (let sq = 0; sq < 90; sq++) {
+    if (observed.charCodeAt(sq) !== expected.charCodeAt(sq) && observed[sq] !== '.') return false;
+  }
+  return true;
 }
 
 /**
