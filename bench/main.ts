@@ -1,5 +1,6 @@
 /** `npm run bench`: speed figures of every part, printed as a table. */
 import { benchGame } from './game.js';
+import { benchMqtt } from './mqtt.js';
 import { benchRecord } from './record.js';
 import { benchRules } from './rules.js';
 import { benchSensorLog } from './sensor-log.js';
@@ -13,6 +14,7 @@ const sections: [string, () => Promise<void>][] = [
   ['sensors: snapshots parsed/s, last byte → snapshot event (serial driver)', benchSensors],
   ['move reader: frames/s, µs per frame, completing frame → move event (p50/p99)', benchTracker],
   ['records: PGN games/s streamed and replayed, written and read back per notation', benchRecord],
+  ['controller: completing frame → MQTT move message (journal fsync included), p50/p99', benchMqtt],
 ];
 
 for (const [title, run] of sections) {

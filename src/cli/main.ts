@@ -11,6 +11,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   games: async () => (await import('./commands/games.js')).gamesCommand,
   perft: async () => (await import('./commands/perft.js')).perftCommand,
   replay: async () => (await import('./commands/replay.js')).replayCommand,
+  start: async () => (await import('./commands/start.js')).startCommand,
 };
 
 async function usage(): Promise<string> {

@@ -101,6 +101,8 @@ export class BoardSession {
   private resumed = false;
   /** An ending not by the board (abandoned): the view shows it. */
   private closedAs: { result: string; reason: string } | undefined;
+  /** The finished game, shown until the next one starts. */
+  private finalView: GameView | undefined;
   private running = false;
   private unsubscribeSource: (() => void) | undefined;
   private cancelRetry: (() => void) | undefined;
@@ -200,6 +202,7 @@ export class BoardSession {
   }
 
   view(): GameView {
+    if (this.phase === 'over' && this.finalView) return this.finalView;
     const game = this.game;
     const outcome = game.outcome;
     const moves = game.moves;
@@ -236,8 +239,7 @@ export class BoardSession {
       if (this.journal && !this.game.isOver) this.close({ result: '*', reason: 'abandoned' });
       else if (this.journal && this.game.isOver) this.close(undefined);
     }
-    this.tracker?.stop();
-    this.tracker = undefined;
+    this.retireTracker();
     const prepared = this.prepareGame(fen, false);
     if (!prepared.ok) return prepared;
     return ok(this.view());
@@ -247,8 +249,7 @@ export class BoardSession {
     if (this.phase !== 'playing' || this.game.isOver) return fail('no_game', 'no game in progress');
     const r = this.game.resign(side ?? this.game.turn, this.now());
     if (!r.ok) return fail('game', r.error.message);
-    this.ended();
-    return ok(this.view());
+    return ok(this.ended());
   }
 
   draw(action: 'offer' | 'accept' | 'decline', side?: Color): Result<GameView, SessionError> {
@@ -266,8 +267,7 @@ export class BoardSession {
     }
     const r = this.game.acceptDraw(by, this.now());
     if (!r.ok) return fail('game', r.error.message);
-    this.ended();
-    return ok(this.view());
+    return ok(this.ended());
   }
 
   setOptions(o: { takebacks?: boolean; illegalMovePolicy?: 'casual' | 'tournament' }): {
@@ -412,7 +412,8 @@ export class BoardSession {
     this.journal = undefined;
     this.resumed = false;
     this.closedAs = undefined;
-    this.phase = 'setup';
+    this.phase = afterEnd ? 'over' : 'setup';
+    if (!afterEnd) this.finalView = undefined;
     this.origin = this.clock.now();
     this.logWriter = new SensorLogWriter(
       { sensing: this.source.sensing, fen: this.game.startFen, board: this.id },
@@ -420,10 +421,13 @@ export class BoardSession {
     );
     this.pendingLog = [this.logWriter.headerLine()];
     this.lastLoggedCells = undefined;
-    this.awaitingChange = afterEnd;
+    // A game that ended on a board showing the new game's position (a resignation before any
+    // move) starts again only once the board has shown something else.
+    this.awaitingChange =
+      afterEnd && this.lastCells === expectedCells(this.game.position, this.source.sensing);
     this.startTracker();
     if (!afterEnd) this.bus.emit('game.view', { board: this.id, view: this.view() });
-    if (this.lastCells !== undefined && !afterEnd && this.running) {
+    if (this.lastCells !== undefined && !this.awaitingChange && this.running) {
       // The board as it stands now is the first thing the new game's reader sees.
       this.onSensor({ type: 'snapshot', t: this.clock.now(), cells: this.lastCells });
     }
@@ -444,7 +448,8 @@ export class BoardSession {
   }
 
   private onSensor(e: SensorEvent): void {
-    if (!this.running) return;
+    // The link going down as the session stops is still announced.
+    if (!this.running && e.type !== 'link') return;
     if (e.type === 'link') {
       this.bus.emit('board.availability', {
         board: this.id,
@@ -455,21 +460,23 @@ export class BoardSession {
       return;
     }
     if (e.type === 'snapshot') {
+      const before = this.lastCells;
       this.lastCells = e.cells;
       if (this.awaitingChange) {
         if (e.cells === expectedCells(this.game.position, this.source.sensing)) return;
         this.awaitingChange = false;
       }
-      // A game ended by an ending the players may play past is closed once the board is reset.
+      // A game ended by an ending the players may play past is closed once the board is set up
+      // again (a change: a repetition may end on the start position itself and be played past).
       if (
+        e.cells !== before &&
         this.phase === 'playing' &&
         this.game.isOver &&
         this.game.moves.length > 0 &&
         e.cells === expectedCells(Position.default(), this.source.sensing)
       ) {
         this.close(undefined);
-        this.tracker?.stop();
-        this.tracker = undefined;
+        this.retireTracker();
         this.prepareGame(undefined, false);
         return;
       }
@@ -517,6 +524,7 @@ export class BoardSession {
           this.pendingLog = [];
         }
         this.phase = 'playing';
+        this.finalView = undefined;
         this.logger.info(
           `board ${board}: game ${this.gameId} ${this.resumed ? 'resumed' : 'started'} at ply ${this.game.moves.length}`,
         );
@@ -539,12 +547,12 @@ export class BoardSession {
           this.recordFailed(appended ? appended.error.message : 'no journal for this game', e.t);
           return;
         }
-        const before = this.tracker?.port.previous;
+        const before = this.positionBefore(e.ply);
         const move: MoveInfo = {
           ply: e.ply,
           iccs: e.iccs,
-          wxf: (before && makeWxf(before, e.move)) ?? e.iccs,
-          zh: (before && makeChinese(before, e.move)) ?? e.iccs,
+          wxf: makeWxf(before, e.move) ?? e.iccs,
+          zh: makeChinese(before, e.move) ?? e.iccs,
           color: played.color,
           check: played.check,
           capture: played.captured !== undefined,
@@ -573,10 +581,7 @@ export class BoardSession {
         this.bus.emit('tracker.state', { board, state: e.state, detail: e.detail, t: e.t });
         return;
       case 'gameOver':
-        // The machine is inside its own transition: end the game after it.
-        queueMicrotask(() => {
-          if (this.running && this.phase === 'playing') this.ended();
-        });
+        if (this.phase === 'playing') this.ended();
         return;
     }
   }
@@ -594,19 +599,31 @@ export class BoardSession {
    * is announced as not final and the board is still read; any other is journaled and archived,
    * and the next game waits for the board to be set up.
    */
-  private ended(): void {
+  private ended(): GameView {
     if (this.game.canPlayOn) {
-      this.bus.emit('game.over', { board: this.id, view: this.view() });
-      return;
+      const view = this.view();
+      this.bus.emit('game.over', { board: this.id, view });
+      return view;
     }
-    this.close(undefined);
-    this.tracker?.stop();
-    this.tracker = undefined;
+    const view = this.close(undefined);
+    this.bus.emit('tracker.state', { board: this.id, state: 'game_over', detail: {}, t: this.now() });
+    this.retireTracker();
     this.prepareGame(undefined, true);
+    return view;
+  }
+
+  /**
+   * Detaches the reader (its late events are ignored) and stops it after the current event: the
+   * game may end inside one of its own transitions.
+   */
+  private retireTracker(): void {
+    const old = this.tracker;
+    this.tracker = undefined;
+    if (old) queueMicrotask(() => old.stop());
   }
 
   /** Journals the end (the game's outcome, or `closedAs`), archives the game, announces it. */
-  private close(closedAs: { result: '*'; reason: string } | undefined): void {
+  private close(closedAs: { result: '*'; reason: string } | undefined): GameView {
     const outcome = this.game.outcome;
     const t = this.now();
     if (closedAs) this.closedAs = closedAs;
@@ -628,7 +645,18 @@ export class BoardSession {
       this.journal = undefined;
     }
     this.phase = 'over';
-    this.bus.emit('game.over', { board: this.id, view: this.view() });
+    this.finalView = undefined;
+    const view = this.view();
+    this.finalView = view;
+    this.bus.emit('game.over', { board: this.id, view });
+    return view;
+  }
+
+  /** The position the move of `ply` was played from (for its WXF and Chinese names). */
+  private positionBefore(ply: number): Position {
+    const pos = this.game.startPosition;
+    for (const m of this.game.moves.slice(0, ply - 1)) pos.play(m.move);
+    return pos;
   }
 
   private meta(): Record<string, string> {

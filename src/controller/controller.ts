@@ -6,8 +6,8 @@
  */
 import type { Config } from '../config/schema.js';
 import { LedsExtension } from '../leds/extension.js';
-import { type BrokerAddress, type BrokerError, EmbeddedBroker } from '../mqtt/broker.js';
 import { MqttBridge } from '../mqtt/bridge.js';
+import { type BrokerAddress, type BrokerError, EmbeddedBroker } from '../mqtt/broker.js';
 import { err, ok, type Result } from '../rules/types.js';
 import type { Clock } from '../sensors/clock.js';
 import { createSources, type SourceContext, type SourceError } from '../sensors/registry.js';
@@ -122,7 +122,10 @@ export class Controller {
     });
     this.extensions = [
       bridge,
-      new LedsExtension(this.context, { mqtt: bridge, ...(this.options.clock ? { clock: this.options.clock } : {}) }),
+      new LedsExtension(this.context, {
+        mqtt: bridge,
+        ...(this.options.clock ? { clock: this.options.clock } : {}),
+      }),
       ...(this.options.extensions?.(this.context) ?? []),
     ];
     for (const ext of this.extensions) await ext.start();

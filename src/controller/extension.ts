@@ -21,4 +21,6 @@ export interface ControllerContext {
 /** Publishing, as the MQTT bridge offers it to other extensions (the LEDs' WLED commands). */
 export interface MqttPublisher {
   publish(topic: string, payload: string, spec: { qos: 0 | 1 | 2; retain: boolean }): void;
+  /** Listens to a topic (no wildcards), subscribed again after every reconnect; returns the unsubscribe. */
+  subscribe(topic: string, handler: (payload: Buffer) => void): () => void;
 }

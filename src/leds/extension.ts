@@ -6,7 +6,7 @@
  */
 import type { BoardConfig } from '../config/schema.js';
 import type { ControllerContext, Extension, MqttPublisher } from '../controller/extension.js';
-import { WLED_SPEC, wledApiTopic } from '../mqtt/contract.js';
+import { WLED_SPEC, wledApiTopic, wledStatusTopic } from '../mqtt/contract.js';
 import { parseFen } from '../rules/fen.js';
 import { makeSquareName } from '../rules/types.js';
 import { type Clock, systemClock } from '../sensors/clock.js';
@@ -68,6 +68,20 @@ export class LedsExtension implements Extension {
       });
     }
     if (this.boards.size === 0) return;
+    for (const [id, leds] of this.boards) {
+      if (leds.config.driver !== 'wled' || !this.options.mqtt) continue;
+      // WLED says `online` (retained) on <topic>/status when it (re)starts: it has forgotten the
+      // frame, so power and frame go again.
+      this.unsubscribers.push(
+        this.options.mqtt.subscribe(wledStatusTopic(leds.config.topic), (payload) => {
+          if (payload.toString() !== 'online') return;
+          leds.powered = false;
+          leds.lastSent = undefined;
+          leds.sentAt = Number.NEGATIVE_INFINITY;
+          this.schedule(id, leds);
+        }),
+      );
+    }
     const { bus } = this.context;
     const update = (board: string, change: (s: LedState) => LedState) => {
       const leds = this.boards.get(board);
@@ -89,16 +103,20 @@ export class LedsExtension implements Extension {
           },
         }));
       }),
+      bus.on('game.hint', (e) => update(e.board, (s) => ({ ...s, hint: e.iccs }))),
       bus.on('tracker.alertCleared', (e) => {
         if (e.kind !== 'illegal_move') return;
         update(e.board, ({ illegal: _, ...s }) => s);
       }),
       ...(['game.view', 'game.move', 'game.retract', 'game.over'] as const).map((name) =>
         bus.on(name, (e) =>
-          update(e.board, ({ lastMove: _l, check: _c, ...s }) => {
+          update(e.board, ({ lastMove: _l, check: _c, hint: _h, ...s }) => {
             const check = e.view.check ? kingInCheck(e.view.fen) : undefined;
+            // A move or a takeback ends the lift that made it (the reader's new state follows).
+            const settled = name === 'game.move' || name === 'game.retract';
             return {
               ...s,
+              ...(settled ? { state: 'awaiting_move' as const, detail: {} } : {}),
               ...(e.view.lastMove ? { lastMove: e.view.lastMove } : {}),
               ...(check ? { check } : {}),
             };

@@ -3,7 +3,7 @@
  * intersection (Square order, `RRGGBB`, `000000` = off). Later layers win over earlier ones:
  *
  * 1. the last move: its origin dim amber, its target amber;
- * 2. a general in check: red;
+ * 2. a hint (its move, both ends violet), then a general in check: red;
  * 3. a lifted piece: its square white, its legal targets green;
  * 4. a capture not yet certain: the candidate moves yellow;
  * 5. an illegal placement: where it stands red, where it came from blue, where it may go green;
@@ -18,6 +18,7 @@ export const COLOURS = {
   off: '000000',
   lastFrom: '402000',
   lastTo: 'FF8000',
+  hint: '8000FF',
   check: 'FF0000',
   lifted: 'FFFFFF',
   target: '00FF00',
@@ -33,10 +34,16 @@ export interface LedState {
   readonly detail?: StateDetail;
   /** The last move in ICCS (`h2e2`). */
   readonly lastMove?: string;
+  /** A suggested move (`game/hint`), shown until the next move. */
+  readonly hint?: string;
   /** The square of a general in check (ICCS square, `e0`). */
   readonly check?: string;
   /** The standing illegal placement, while its alert is raised. */
-  readonly illegal?: { readonly from?: string; readonly to?: string; readonly legalTargets?: readonly string[] };
+  readonly illegal?: {
+    readonly from?: string;
+    readonly to?: string;
+    readonly legalTargets?: readonly string[];
+  };
 }
 
 /** `e0` → 4; undefined for anything else. */
@@ -56,6 +63,10 @@ export function ledFrame(input: LedState): string[] {
     paint(input.lastMove.slice(0, 2), COLOURS.lastFrom);
     paint(input.lastMove.slice(2, 4), COLOURS.lastTo);
   }
+  if (input.hint && input.hint.length === 4) {
+    paint(input.hint.slice(0, 2), COLOURS.hint);
+    paint(input.hint.slice(2, 4), COLOURS.hint);
+  }
   paint(input.check, COLOURS.check);
   if (input.state === 'piece_lifted') {
     for (const t of detail.targets ?? []) paint(t, COLOURS.target);
@@ -73,7 +84,8 @@ export function ledFrame(input: LedState): string[] {
     paint(input.illegal.from, COLOURS.illegalFrom);
     paint(input.illegal.to, COLOURS.illegalAt);
   }
-  if (input.state === 'setup' || input.state === 'out_of_sync') paintCorrections(detail.corrections ?? [], paint);
+  if (input.state === 'setup' || input.state === 'out_of_sync')
+    paintCorrections(detail.corrections ?? [], paint);
   return frame;
 }
 

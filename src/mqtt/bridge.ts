@@ -54,6 +54,8 @@ export class MqttBridge implements Extension, MqttPublisher {
   private readonly unsubscribers: (() => void)[] = [];
   private readonly bridge: ReturnType<typeof bridgeTopics>;
   private lastPgn = new Map<string, string>();
+  /** Topics other extensions listen to (`subscribe`). */
+  private readonly listeners = new Map<string, Set<(payload: Buffer) => void>>();
   private lastResult = new Map<string, string>();
 
   constructor(
@@ -119,6 +121,19 @@ export class MqttBridge implements Extension, MqttPublisher {
     this.client?.publish(topic, payload, { qos: spec.qos, retain: spec.retain }, (e) => {
       if (e) this.context.logger.warn(`mqtt: publishing to ${topic}: ${e.message}`);
     });
+  }
+
+  subscribe(topic: string, handler: (payload: Buffer) => void): () => void {
+    let set = this.listeners.get(topic);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(topic, set);
+      this.client?.subscribe(topic, { qos: 0 });
+    }
+    set.add(handler);
+    return () => {
+      set.delete(handler);
+    };
   }
 
   // --- out: bus → topics ----------------------------------------------------------------------
@@ -226,6 +241,7 @@ export class MqttBridge implements Extension, MqttPublisher {
     };
     this.publish(this.bridge.info, JSON.stringify(info), BRIDGE_INFO_SPEC);
     for (const [topic, { payload, spec }] of this.retained) this.publish(topic, payload, spec);
+    for (const topic of this.listeners.keys()) this.client?.subscribe(topic, { qos: 0 });
     this.client?.subscribe(this.bridge.requestWildcard, { qos: 1 }, (e) => {
       if (e) this.context.logger.error(`mqtt: cannot subscribe to requests: ${e.message}`);
     });
@@ -234,6 +250,13 @@ export class MqttBridge implements Extension, MqttPublisher {
   // --- in: requests → sessions ----------------------------------------------------------------
 
   private onMessage(topic: string, payload: Buffer): void {
+    for (const handler of this.listeners.get(topic) ?? []) {
+      try {
+        handler(payload);
+      } catch (e) {
+        this.context.logger.error(`mqtt: a listener of ${topic} failed: ${(e as Error).message}`);
+      }
+    }
     const prefix = this.bridge.request('');
     if (!topic.startsWith(prefix)) return;
     const name = topic.slice(prefix.length);
@@ -248,7 +271,12 @@ export class MqttBridge implements Extension, MqttPublisher {
     }
     const parsed = parseRequest(name, payload);
     if (!parsed.ok) {
-      this.respond(name, { data: {}, status: 'error', error: parsed.message, transaction: parsed.transaction });
+      this.respond(name, {
+        data: {},
+        status: 'error',
+        error: parsed.message,
+        transaction: parsed.transaction,
+      });
       return;
     }
     const transaction = parsed.value.transaction ?? null;
@@ -272,7 +300,9 @@ export class MqttBridge implements Extension, MqttPublisher {
     this.publish(this.bridge.response(name), JSON.stringify(response), RESPONSE_SPEC);
   }
 
-  private session(board: string | undefined): { ok: true; session: BoardSession } | { ok: false; error: string } {
+  private session(
+    board: string | undefined,
+  ): { ok: true; session: BoardSession } | { ok: false; error: string } {
     const sessions = this.context.sessions;
     const ids = [...sessions.keys()];
     if (board === undefined) {
@@ -301,7 +331,9 @@ export class MqttBridge implements Extension, MqttPublisher {
     const found = this.session(r.board);
     if (!found.ok) return found;
     const s = found.session;
-    const answer = <T>(result: { ok: true; value: T } | { ok: false; error: { code: string; message: string } }) =>
+    const answer = <T>(
+      result: { ok: true; value: T } | { ok: false; error: { code: string; message: string } },
+    ) =>
       result.ok
         ? { ok: true as const, data: result.value }
         : { ok: false as const, error: `${result.error.code}: ${result.error.message}` };

@@ -64,6 +64,8 @@ export const RESPONSE_SPEC: TopicSpec = { qos: 1, retain: false };
 /** WLED subscribes at QoS 0 and keeps nothing: neither do we. */
 export const WLED_SPEC: TopicSpec = { qos: 0, retain: false };
 export const wledApiTopic = (topic: string): string => `${topic}/api`;
+/** WLED publishes `online` / `offline` there (retained, with its last will). */
+export const wledStatusTopic = (topic: string): string => `${topic}/status`;
 
 // ---------------------------------------------------------------------------------------------
 // Payloads published

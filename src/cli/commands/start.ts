@@ -1,0 +1,109 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../config/load.js';
+import type { Config } from '../../config/schema.js';
+import { stderrLogger } from '../../controller/bus.js';
+import { Controller } from '../../controller/controller.js';
+import { TerminalView } from '../../controller/terminal.js';
+import { type Command, UsageError } from '../command.js';
+
+const portOption = (text: string | undefined, name: string): number | undefined => {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new UsageError(`${name} must be a port number, got '${text}'`);
+  return n;
+};
+
+export const startCommand: Command = {
+  name: 'start',
+  summary: 'run the controller: boards, MQTT broker or bridge, LEDs (default: one simulated board)',
+  help: `Usage: xqboard start [--config FILE] [--mqtt-port N] [--ws-port N] [--archive DIR]
+
+Runs the controller until Ctrl-C (SIGINT) or SIGTERM. Without --config it runs the
+defaults (config/default.yaml): one simulated board and the MQTT broker inside the
+controller on port 1883 (WebSocket 9001), games archived in ./data/games.
+
+  --config FILE    a configuration file (YAML; see config/default.yaml and config/examples)
+  --mqtt-port N    the embedded broker's TCP port (overrides mqtt.port; 0: any free port)
+  --ws-port N      the embedded broker's WebSocket port (overrides mqtt.wsPort; 0: none)
+  --archive DIR    where games are recorded (overrides archive.dir)
+
+On a terminal, the boards are drawn as they change, and commands are read: a move
+(h2e2, C2.5 or 炮二平五) plays it on a simulated board; 'help' lists the others.
+
+MQTT topics: see README.md ("MQTT topics"). Exit status 0 after a clean stop; 1 when the
+controller cannot start (a port in use, …); 2 for a bad configuration or option.`,
+  async run(args, io) {
+    const { values, positionals } = parseArgs({
+      args,
+      options: {
+        config: { type: 'string' },
+        'mqtt-port': { type: 'string' },
+        'ws-port': { type: 'string' },
+        archive: { type: 'string' },
+      },
+      allowPositionals: false,
+    });
+    if (positionals.length > 0) throw new UsageError('start takes no arguments (see xqboard start --help)');
+    const loaded = loadConfig(values.config);
+    if (!loaded.ok) {
+      io.err(`xqboard start: ${loaded.error.message}`);
+      return 2;
+    }
+    const mqttPort = portOption(values['mqtt-port'], '--mqtt-port');
+    const wsPort = portOption(values['ws-port'], '--ws-port');
+    const config: Config = {
+      ...loaded.value,
+      mqtt: {
+        ...loaded.value.mqtt,
+        ...(mqttPort !== undefined ? { port: mqttPort } : {}),
+        ...(wsPort !== undefined ? { wsPort } : {}),
+      },
+      archive: values.archive !== undefined ? { dir: values.archive } : loaded.value.archive,
+    };
+
+    let quit: () => void = () => {};
+    const stopped = new Promise<string>((resolve) => {
+      quit = () => resolve('quit');
+      process.once('SIGINT', () => resolve('SIGINT'));
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+    });
+    const tty = process.stdin.isTTY === true && process.stdout.isTTY === true;
+    const controller = new Controller({
+      config,
+      logger: stderrLogger,
+      extensions: (context) => [
+        new TerminalView(context, {
+          output: process.stdout,
+          ...(tty ? { input: process.stdin } : {}),
+          onQuit: () => quit(),
+        }),
+      ],
+    });
+    const started = await controller.start();
+    if (!started.ok) {
+      const e = started.error;
+      const flag = e.key === 'mqtt.port' ? '--mqtt-port' : '--ws-port';
+      io.err(
+        `xqboard start: ${e.message}.\n` +
+          `Stop the program that uses it, or choose another port: xqboard start ${flag} ${e.port + 1}` +
+          ` (or set ${e.key} in a configuration file given with --config; see config/default.yaml).`,
+      );
+      await controller.stop();
+      return 1;
+    }
+    const { broker, mqttUrl } = started.value;
+    const where = broker
+      ? `MQTT broker on port ${broker.port}${broker.wsPort !== undefined ? ` (WebSocket ${broker.wsPort})` : ''}`
+      : `MQTT broker ${mqttUrl}`;
+    const boards = config.boards.map((b) => `${b.id} (${b.source.driver})`).join(', ');
+    io.err(
+      `xqboard: running. ${where}, topics under ${config.mqtt.baseTopic}/; boards: ${boards}; games in ${config.archive.dir}. Ctrl-C stops.`,
+    );
+    const why = await stopped;
+    io.err(`xqboard: stopping (${why})`);
+    await controller.stop();
+    if (tty) process.stdin.pause();
+    return 0;
+  },
+};

@@ -1,0 +1,335 @@
+/**
+ * A board session on the simulator, in simulated time: moves reach the bus only after the journal
+ * holds them; a stopped session's game resumes in a new one on the same archive; a finished game
+ * gets its PGN and sensor log, and setting the board up again starts the next game.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config/load.js';
+import { BoardSession } from '../../src/controller/board-session.js';
+import { Bus, type BusEvents } from '../../src/controller/bus.js';
+import { readJournal } from '../../src/record/journal.js';
+import { parseGame } from '../../src/record/pgn.js';
+import { parseIccs } from '../../src/rules/iccs.js';
+import { ManualClock } from '../../src/sensors/clock.js';
+import { parseSensorLog } from '../../src/sensors/sensor-log.js';
+import { BoardSimulator } from '../../src/sensors/simulator.js';
+import { runSensorEvents } from '../../src/tracker/run.js';
+
+const MATE_IN_ONE = '4k4/8R/9/9/9/9/9/9/9/R2K5 w - - 0 1';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'xqboard-session-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Rig {
+  clock: ManualClock;
+  sim: BoardSimulator;
+  session: BoardSession;
+  events: { name: keyof BusEvents; payload: unknown }[];
+  /** For each announced move: the journal's moves on disk at the moment it was announced. */
+  journalAtAnnounce: string[][];
+}
+
+function rig(position?: string, clock = new ManualClock(1_000_000), withClock = false): Rig {
+  const config = defaultConfig();
+  if (withClock) {
+    // Six seconds each, sudden death.
+    config.game.clock = { periods: [{ minutes: 0.1, incrementSeconds: 0 }], repeatLast: false };
+  }
+  const bus = new Bus((event, e) => {
+    throw new Error(`listener of ${event} failed: ${String(e)}`);
+  });
+  const sim = new BoardSimulator({
+    id: 'board1',
+    clock,
+    heartbeatMs: 1000,
+    ...(position ? { position } : {}),
+  });
+  const session = new BoardSession({
+    board: config.boards[0]!,
+    source: sim,
+    game: config.game,
+    tracker: config.tracker,
+    archiveDir: dir,
+    bus,
+    clock,
+  });
+  const events: Rig['events'] = [];
+  const journalAtAnnounce: string[][] = [];
+  const names: (keyof BusEvents)[] = [
+    'game.view',
+    'game.move',
+    'game.retract',
+    'game.over',
+    'tracker.alert',
+    'tracker.state',
+    'board.availability',
+  ];
+  for (const name of names) bus.on(name, (payload) => events.push({ name, payload }));
+  bus.on('game.move', () => {
+    const path = session.journalPath!;
+    const state = readJournal(path);
+    journalAtAnnounce.push(state.ok ? state.value.moves.map((m) => m.iccs) : []);
+  });
+  return { clock, sim, session, events, journalAtAnnounce };
+}
+
+/** A hand playing a move: lift, (captured piece aside), set down, then the players' pace. */
+function play(r: Rig, iccs: string): void {
+  const m = parseIccs(iccs);
+  if (!m.ok) throw new Error(iccs);
+  expect(r.sim.lift(m.value.from).ok).toBe(true);
+  r.clock.advance(120);
+  if (r.sim.pieceAt(m.value.to)) r.sim.remove(m.value.to);
+  expect(r.sim.place(m.value.to).ok).toBe(true);
+  r.clock.advance(500);
+}
+
+const moves = (r: Rig) =>
+  r.events.filter((e) => e.name === 'game.move').map((e) => (e.payload as BusEvents['game.move']).move.iccs);
+
+describe('BoardSession on the simulator', () => {
+  it('journals every move before announcing it, with the notation and the position', async () => {
+    const r = rig();
+    await r.session.start();
+    r.clock.advance(100);
+    expect(r.session.currentPhase).toBe('playing');
+    const line = ['h2e2', 'h9g7', 'h0g2', 'i9h9'];
+    for (const m of line) play(r, m);
+    expect(moves(r)).toEqual(line);
+    expect(r.journalAtAnnounce).toEqual(line.map((_, i) => line.slice(0, i + 1)));
+    const first = r.events.find((e) => e.name === 'game.move')!.payload as BusEvents['game.move'];
+    expect(first.move).toMatchObject({ ply: 1, iccs: 'h2e2', wxf: 'C2.5', zh: '炮二平五', color: 'red' });
+    expect(first.view.moves).toEqual(['h2e2']);
+    const journal = readJournal(r.session.journalPath!);
+    expect(journal.ok && journal.value.start.meta.Board).toBe('board1');
+    // The sensor frames are carried in the journal: a header, then frames.
+    expect(journal.ok && JSON.parse(journal.value.sensorLog[0]!).type).toBe('header');
+    await r.session.stop();
+  });
+
+  it('resumes an unfinished game after a stop, at its last move, and goes on', async () => {
+    const a = rig();
+    await a.session.start();
+    a.clock.advance(100);
+    for (const m of ['h2e2', 'h9g7', 'h0g2']) play(a, m);
+    const path = a.session.journalPath!;
+    const fen = (a.events.filter((e) => e.name === 'game.move').at(-1)!.payload as BusEvents['game.move'])
+      .view.fen;
+    await a.session.stop();
+
+    // The board as the players left it, read by a new process.
+    const b = rig(fen, new ManualClock(5_000_000));
+    await b.session.start();
+    b.clock.advance(100);
+    const resumed = b.events.filter((e) => e.name === 'game.view').at(-1)!.payload as BusEvents['game.view'];
+    expect(resumed.view).toMatchObject({ ply: 3, moves: ['h2e2', 'h9g7', 'h0g2'], status: 'playing' });
+    expect(b.session.journalPath).toBe(path);
+    play(b, 'i9h9');
+    expect(moves(b)).toEqual(['i9h9']);
+    const journal = readJournal(path);
+    expect(journal.ok && journal.value.moves.map((m) => m.iccs)).toEqual(['h2e2', 'h9g7', 'h0g2', 'i9h9']);
+    await b.session.stop();
+  });
+
+  it('a resumed game waits for the board to match it', async () => {
+    const a = rig();
+    await a.session.start();
+    a.clock.advance(100);
+    play(a, 'h2e2');
+    await a.session.stop();
+    // The board still shows the start position: the reader asks for the move to be made again.
+    const b = rig();
+    await b.session.start();
+    b.clock.advance(100);
+    expect(b.session.currentPhase).toBe('setup');
+    const setup = b.events.filter((e) => e.name === 'tracker.state').at(-1)!
+      .payload as BusEvents['tracker.state'];
+    expect(setup.state).toBe('setup');
+    expect(setup.detail.corrections).toEqual([
+      expect.objectContaining({ kind: 'move', from: 'h2', to: 'e2' }),
+    ]);
+    play(b, 'h2e2');
+    expect(b.session.currentPhase).toBe('playing');
+    expect(moves(b)).toEqual([]);
+    play(b, 'h9g7');
+    expect(moves(b)).toEqual(['h9g7']);
+    await b.session.stop();
+  });
+
+  it('archives a finished game (PGN + sensor log that replays to the same moves) and starts the next', async () => {
+    const r = rig(MATE_IN_ONE);
+    await r.session.start();
+    expect(r.session.newGame(MATE_IN_ONE).ok).toBe(true);
+    r.clock.advance(100);
+    expect(r.session.currentPhase).toBe('playing');
+    const path = r.session.journalPath!;
+    play(r, 'a0a9');
+    expect(r.session.currentPhase).toBe('over');
+    const over = r.events.find((e) => e.name === 'game.over')!.payload as BusEvents['game.over'];
+    expect(over.view).toMatchObject({ result: '1-0', reason: 'checkmate', status: 'over', final: true });
+    const journal = readJournal(path);
+    expect(journal.ok && journal.value.outcome).toMatchObject({ result: '1-0', reason: 'checkmate' });
+    const pgn = parseGame(readFileSync(path.replace('.journal.jsonl', '.pgn'), 'utf8'));
+    expect(pgn.ok && pgn.value.moves.map((m) => m.iccs)).toEqual(['a0a9']);
+    expect(pgn.ok && pgn.value.result).toBe('1-0');
+    const logPath = path.replace('.journal.jsonl', '.sensor.jsonl');
+    expect(existsSync(logPath)).toBe(true);
+    const log = parseSensorLog(readFileSync(logPath, 'utf8'));
+    expect(log.ok).toBe(true);
+    if (!log.ok) return;
+    expect(log.value.header).toMatchObject({ fen: MATE_IN_ONE, board: 'board1' });
+    const replay = runSensorEvents(log.value.header.fen, log.value.events, { sensing: 'occupancy' });
+    expect(replay.ok && replay.value.game.moves.map((m) => m.iccs)).toEqual(['a0a9']);
+
+    // The players set the pieces up again: a new game with a new journal.
+    r.sim.setPosition('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1');
+    r.clock.advance(200);
+    expect(r.session.currentPhase).toBe('playing');
+    expect(r.session.journalPath).not.toBe(path);
+    play(r, 'b2e2');
+    expect(moves(r)).toEqual(['a0a9', 'b2e2']);
+    await r.session.stop();
+  });
+
+  it('journals a takeback before announcing it', async () => {
+    const r = rig();
+    await r.session.start();
+    r.clock.advance(100);
+    play(r, 'h2e2');
+    play(r, 'e2h2');
+    const retract = r.events.find((e) => e.name === 'game.retract')?.payload as BusEvents['game.retract'];
+    expect(retract).toMatchObject({ ply: 1 });
+    const journal = readJournal(r.session.journalPath!);
+    expect(journal.ok && journal.value).toMatchObject({ moves: [], retractions: 1 });
+    await r.session.stop();
+  });
+
+  it('resigns, offers and accepts draws, and refuses them with no game', async () => {
+    const r = rig();
+    await r.session.start();
+    expect(r.session.resign().ok).toBe(false); // still in setup: no game yet
+    r.clock.advance(100);
+    play(r, 'h2e2');
+    expect(r.session.draw('offer', 'black').ok).toBe(true);
+    const accepted = r.session.draw('accept');
+    expect(accepted.ok && accepted.value).toMatchObject({
+      result: '1/2-1/2',
+      reason: 'agreement',
+      status: 'over',
+    });
+    const refused = r.session.resign();
+    expect(refused.ok).toBe(false);
+    await r.session.stop();
+  });
+
+  it("plays moves on the simulated board with a hand's timing, captures included, in any notation", async () => {
+    const r = rig();
+    await r.session.start();
+    r.clock.advance(100);
+    for (const text of ['炮二平五', 'h9g7', 'C5+4']) {
+      expect(r.session.simulate({ move: text }).ok).toBe(true);
+      expect(r.session.simulate({ move: 'a0a1' })).toMatchObject({ ok: false, error: { code: 'busy' } });
+      r.clock.advance(800);
+    }
+    expect(moves(r)).toEqual(['h2e2', 'h9g7', 'e2e6']);
+    const capture = r.events.filter((e) => e.name === 'game.move').at(-1)!.payload as BusEvents['game.move'];
+    expect(capture.move).toMatchObject({ iccs: 'e2e6', wxf: 'C5+4', capture: true, check: false });
+    expect(r.session.simulate({ move: 'h0h9' })).toMatchObject({ ok: false, error: { code: 'bad_move' } });
+    await r.session.stop();
+  });
+
+  it('a new game requested mid-game archives the old one as unfinished', async () => {
+    const r = rig();
+    await r.session.start();
+    r.clock.advance(100);
+    play(r, 'h2e2');
+    const old = r.session.journalPath!;
+    const started = r.session.newGame();
+    expect(started.ok && started.value).toMatchObject({ status: 'setup', ply: 0 });
+    const journal = readJournal(old);
+    expect(journal.ok && journal.value).toMatchObject({
+      outcome: { result: '*', reason: 'abandoned' },
+      archived: true,
+    });
+    expect(existsSync(old.replace('.journal.jsonl', '.pgn'))).toBe(true);
+    r.clock.advance(100);
+    // The board still shows h2e2: the new game waits in setup until it is put back.
+    expect(r.session.currentPhase).toBe('setup');
+    play(r, 'e2h2');
+    expect(r.session.currentPhase).toBe('playing');
+    expect(r.session.journalPath).not.toBe(old);
+    await r.session.stop();
+  });
+
+  it('an ending the players may play past is not final: play goes on, or a reset closes it', async () => {
+    const cycle = ['h0g2', 'h9g7', 'g2h0', 'g7h9'];
+    const r = rig();
+    await r.session.start();
+    r.clock.advance(100);
+    for (const m of ['b0c2', 'b9c7', ...cycle, ...cycle]) play(r, m);
+    const over = r.events
+      .filter((e) => e.name === 'game.over')
+      .map((e) => (e.payload as BusEvents['game.over']).view);
+    expect(over).toEqual([
+      expect.objectContaining({ result: '1/2-1/2', reason: 'repetition', final: false, ply: 10 }),
+    ]);
+    expect(r.session.currentPhase).toBe('playing');
+    r.clock.advance(3000);
+    expect(r.session.currentPhase).toBe('playing');
+    // Played past: the ending is withdrawn.
+    play(r, 'h0g2');
+    expect(moves(r).at(-1)).toBe('h0g2');
+    expect(
+      r.events.some(
+        (e) =>
+          e.name === 'tracker.alert' && (e.payload as BusEvents['tracker.alert']).alert.kind === 'play_on',
+      ),
+    ).toBe(true);
+    // That position is on the board for the third time as well: over again, still not final.
+    expect(r.session.view()).toMatchObject({ status: 'over', reason: 'repetition', final: false, ply: 11 });
+    // Now the players set the pieces up for a new game: the drawn game is closed and archived.
+    const path = r.session.journalPath!;
+    r.sim.setPosition('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1');
+    r.clock.advance(200);
+    const journal = readJournal(path);
+    expect(journal.ok && journal.value).toMatchObject({
+      outcome: { result: '1/2-1/2', reason: 'repetition' },
+      archived: true,
+    });
+    expect(r.session.journalPath).not.toBe(path);
+    expect(r.session.currentPhase).toBe('playing');
+    await r.session.stop();
+  });
+
+  it('ends the game when a flag falls, with nobody touching the board', async () => {
+    const r = rig(undefined, new ManualClock(0), true);
+    await r.session.start();
+    r.clock.advance(100);
+    play(r, 'h2e2');
+    const view = r.session.view();
+    expect(view.clock).toMatchObject({ running: 'black', red: 6000, black: expect.any(Number) });
+    r.clock.advance(6500);
+    const over = r.events.find((e) => e.name === 'game.over')?.payload as BusEvents['game.over'];
+    expect(over.view).toMatchObject({ result: '1-0', reason: 'time', final: true, status: 'over' });
+    const journal = readJournal(over.view.game ? join(dir, `${over.view.game}.journal.jsonl`) : '');
+    expect(journal.ok && journal.value.outcome).toMatchObject({ result: '1-0', reason: 'time' });
+    expect(journal.ok && journal.value.moves[0]).toMatchObject({ iccs: 'h2e2', clock: 6000 });
+    await r.session.stop();
+  });
+
+  it('gives a hint that takes a hanging chariot', async () => {
+    const r = rig('4k4/9/9/9/4r4/9/9/9/4R4/3K5 w - - 0 1');
+    await r.session.start();
+    r.session.newGame('4k4/9/9/9/4r4/9/9/9/4R4/3K5 w - - 0 1');
+    r.clock.advance(100);
+    const hint = r.session.hint();
+    expect(hint.ok && hint.value).toMatchObject({ iccs: 'e1e5', ply: 1 });
+    await r.session.stop();
+  });
+});

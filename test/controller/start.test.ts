@@ -1,0 +1,128 @@
+/**
+ * `xqboard start` as users run it: the built command in a child process, with a configuration on
+ * free ports. A client sees the bridge online, plays a move on the simulated board through a
+ * request, sees it published; SIGTERM ends it cleanly (offline, exit 0). A port already taken is
+ * reported by name with the way to change it.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+import { freePort, journaledMoves, Recorder } from '../mqtt/support.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'xqboard-start-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Child {
+  child: ChildProcess;
+  stderr: () => string;
+  exit: Promise<number | null>;
+}
+
+function start(args: string[]): Child {
+  const child = spawn(process.execPath, ['bin/xqboard.js', 'start', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  child.stdout!.resume();
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, stderr: () => stderr, exit };
+}
+
+function writeConfig(port: number, wsPort: number): string {
+  const file = join(dir, 'config.yaml');
+  writeFileSync(
+    file,
+    [
+      'boards:',
+      '  - id: demo',
+      '    source: { driver: simulator, heartbeatMs: 500 }',
+      'mqtt:',
+      `  port: ${port}`,
+      `  wsPort: ${wsPort}`,
+      '  baseTopic: xqdemo',
+      'archive:',
+      `  dir: ${join(dir, 'games')}`,
+      'web: { enabled: false }',
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
+describe('xqboard start', () => {
+  it('runs a simulated board with its broker; a move requested over MQTT is published; SIGTERM stops it', async () => {
+    const port = await freePort();
+    const run = start(['--config', writeConfig(port, await freePort())]);
+    let client: Recorder | undefined;
+    try {
+      // The broker is up once the command says it runs.
+      for (let i = 0; i < 200 && !run.stderr().includes('running'); i++) {
+        if (run.child.exitCode !== null) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(run.stderr()).toContain('running');
+      client = await Recorder.connect(`mqtt://127.0.0.1:${port}`, ['xqdemo/#']);
+      await client.until('online', () =>
+        client!.on('xqdemo/bridge/state').some((m) => m.text === '{"state":"online"}'),
+      );
+      expect(client.on('xqdemo/bridge/state')[0]).toMatchObject({ retain: true, qos: 1 });
+      await client.until('the game waiting', () =>
+        client!.json('xqdemo/demo/position').some((p) => p.status === 'playing'),
+      );
+
+      const response = await client.request('xqdemo', 'board/simulate', { move: 'C2.5', transaction: 1 }, 1);
+      expect(response).toEqual({ data: { iccs: 'h2e2' }, status: 'ok', transaction: 1 });
+      await client.until('the move', () => client!.on('xqdemo/demo/move').length > 0);
+      const move = client.on('xqdemo/demo/move')[0]!;
+      expect(move).toMatchObject({ retain: false, qos: 1 });
+      expect(JSON.parse(move.text)).toMatchObject({ ply: 1, iccs: 'h2e2', wxf: 'C2.5', zh: '炮二平五' });
+      expect(journaledMoves(join(dir, 'games'))).toEqual(['h2e2']);
+
+      run.child.kill('SIGTERM');
+      await client.until('offline', () =>
+        client!.on('xqdemo/bridge/state').some((m) => m.text === '{"state":"offline"}'),
+      );
+      expect(await run.exit).toBe(0);
+      expect(run.stderr()).toContain('stopping (SIGTERM)');
+    } catch (e) {
+      throw new Error(`${(e as Error).message}\nstderr of xqboard start:\n${run.stderr()}`);
+    } finally {
+      run.child.kill('SIGKILL');
+      await client?.end();
+    }
+  });
+
+  it('names a port that is taken and says how to choose another', async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, () => r()));
+    const address = taken.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      const run = start(['--config', writeConfig(port, 0)]);
+      expect(await run.exit).toBe(1);
+      expect(run.stderr()).toContain(`port ${port} (mqtt.port) is already in use`);
+      expect(run.stderr()).toContain(`--mqtt-port ${port + 1}`);
+    } finally {
+      await new Promise((r) => taken.close(r));
+    }
+  });
+
+  it('refuses a bad configuration with its file, line and key', async () => {
+    const file = join(dir, 'bad.yaml');
+    writeFileSync(file, 'mqtt:\n  prot: 1883\n');
+    const run = start(['--config', file]);
+    expect(await run.exit).toBe(2);
+    expect(run.stderr()).toMatch(/bad\.yaml:2: mqtt\.prot: unknown key "prot"/);
+  });
+});

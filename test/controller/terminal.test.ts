@@ -1,0 +1,92 @@
+/**
+ * The terminal of `xqboard start`: commands typed on standard input play moves on the simulated
+ * board; a TTY gets the board redrawn as a grid with the moves, anything else one line per event.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config/load.js';
+import { BoardSession } from '../../src/controller/board-session.js';
+import { Bus, silentLogger } from '../../src/controller/bus.js';
+import { TerminalView } from '../../src/controller/terminal.js';
+import { ManualClock } from '../../src/sensors/clock.js';
+import { BoardSimulator } from '../../src/sensors/simulator.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'xqboard-terminal-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function rig(tty: boolean) {
+  const clock = new ManualClock(0);
+  const config = defaultConfig();
+  const bus = new Bus();
+  const session = new BoardSession({
+    board: config.boards[0]!,
+    source: new BoardSimulator({ id: 'board1', clock }),
+    game: config.game,
+    tracker: config.tracker,
+    archiveDir: dir,
+    bus,
+    clock,
+  });
+  const written: string[] = [];
+  const input = new PassThrough();
+  let quits = 0;
+  const view = new TerminalView(
+    { bus, sessions: new Map([['board1', session]]), config, logger: silentLogger },
+    {
+      output: { write: (t: string) => written.push(t), isTTY: tty },
+      input,
+      onQuit: () => quits++,
+    },
+  );
+  await view.start();
+  await session.start();
+  clock.advance(100);
+  const type = async (line: string) => {
+    input.write(`${line}\n`);
+    await new Promise((r) => setImmediate(r));
+  };
+  return { clock, session, view, written, type, quits: () => quits };
+}
+
+describe('terminal', () => {
+  it('plays typed moves (any notation) on the simulated board and prints them', async () => {
+    const t = await rig(false);
+    await t.type('炮二平五');
+    t.clock.advance(800);
+    await t.type('h9g7');
+    t.clock.advance(800);
+    expect(t.written).toContain('board1: 1. h2e2 C2.5 炮二平五\n');
+    expect(t.written).toContain('board1: 2. h9g7 H8+7 马８进７\n');
+    await t.type('h0h5');
+    expect(t.written.at(-1)).toMatch(/h0h5/);
+    await t.type('help');
+    expect(t.written.at(-1)).toContain('play a move on the simulated board');
+    await t.type('quit');
+    expect(t.quits()).toBe(1);
+    await t.view.stop();
+    await t.session.stop();
+  });
+
+  it('draws the board as a 9×10 grid with the move list on a TTY', async () => {
+    const t = await rig(true);
+    await t.type('h2e2');
+    t.clock.advance(800);
+    await new Promise((r) => setTimeout(r, 80));
+    const ESC = String.fromCharCode(27);
+    const screen = t.written.at(-1)!.replace(new RegExp(`${ESC}\\[[0-9;]*[A-Za-z]`, 'g'), '');
+    expect(screen).toContain('board1');
+    expect(screen).toContain('ply 1, black to move');
+    expect(screen).toContain('moves: 1.h2e2');
+    expect(screen).toContain('2 . C . . C . . . .');
+    expect(screen).toContain('0 R N B A K A B N R');
+    expect(screen).toContain('  a b c d e f g h i');
+    await t.view.stop();
+    await t.session.stop();
+  });
+});

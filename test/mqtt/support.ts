@@ -1,0 +1,177 @@
+/** What the MQTT tests share: free ports, a recording client, a Mosquitto of their own. */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect, type IClientOptions, type MqttClient } from 'mqtt';
+import { readJournal } from '../../src/record/journal.js';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Received {
+  readonly topic: string;
+  readonly text: string;
+  readonly retain: boolean;
+  readonly qos: number;
+}
+
+/** A client that keeps every message it receives, with the flags the broker delivered. */
+export class Recorder {
+  readonly messages: Received[] = [];
+  private waiters: { check: () => boolean; resolve: () => void }[] = [];
+
+  private constructor(readonly client: MqttClient) {
+    client.on('message', (topic, payload, packet) => {
+      this.messages.push({ topic, text: payload.toString(), retain: packet.retain, qos: packet.qos });
+      this.waiters = this.waiters.filter((w) => {
+        if (!w.check()) return true;
+        w.resolve();
+        return false;
+      });
+    });
+  }
+
+  static async connect(url: string, topics: string[], options: IClientOptions = {}): Promise<Recorder> {
+    const client = connect(url, { reconnectPeriod: 0, protocolVersion: 4, ...options });
+    await new Promise<void>((resolve, reject) => {
+      client.once('connect', () => resolve());
+      client.once('error', reject);
+    });
+    const recorder = new Recorder(client);
+    // QoS 2 subscriptions: messages arrive at the QoS they were published with.
+    await client.subscribeAsync(topics, { qos: 2 });
+    return recorder;
+  }
+
+  on(topic: string): Received[] {
+    return this.messages.filter((m) => m.topic === topic);
+  }
+
+  json(topic: string): Record<string, unknown>[] {
+    return this.on(topic).map((m) => JSON.parse(m.text) as Record<string, unknown>);
+  }
+
+  /** Resolves once `check` holds (checked on every message); rejects after `ms` with `what`. */
+  until(what: string, check: () => boolean, ms = 15_000): Promise<void> {
+    if (check()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w.resolve !== done);
+        reject(
+          new Error(
+            `timed out waiting for ${what}; got:\n${this.messages.map((m) => `${m.topic} ${m.text}`).join('\n')}`,
+          ),
+        );
+      }, ms);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.waiters.push({ check, resolve: done });
+    });
+  }
+
+  /** Sends a request and waits for its response (by transaction). */
+  async request(base: string, name: string, payload: string | object, transaction?: string | number) {
+    const topic = `${base}/bridge/response/${name}`;
+    const before = this.on(topic).length;
+    await this.client.publishAsync(
+      `${base}/bridge/request/${name}`,
+      typeof payload === 'string' ? payload : JSON.stringify(payload),
+      { qos: 1 },
+    );
+    await this.until(`a response on ${topic}`, () =>
+      this.json(topic)
+        .slice(before)
+        .some((r) => transaction === undefined || r.transaction === transaction),
+    );
+    const responses = this.json(topic).slice(before);
+    return (transaction === undefined ? responses[0] : responses.find((r) => r.transaction === transaction))!;
+  }
+
+  async end(): Promise<void> {
+    await this.client.endAsync(true);
+  }
+}
+
+/** The moves in the journal(s) of an archive directory, as they are on disk now. */
+export function journaledMoves(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)
+    .filter((n) => n.endsWith('.journal.jsonl'))
+    .sort()) {
+    const j = readJournal(join(dir, name));
+    if (j.ok) out.push(...j.value.moves.map((m) => m.iccs));
+  }
+  return out;
+}
+
+export interface Mosquitto {
+  readonly port: number;
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** A Mosquitto of the test's own on a free port (anonymous clients allowed). Fails clearly without the binary. */
+export async function startMosquitto(): Promise<Mosquitto> {
+  const which = spawnSync('sh', ['-c', 'command -v mosquitto || ls /usr/sbin/mosquitto'], {
+    encoding: 'utf8',
+  });
+  const binary = which.stdout.trim().split('\n')[0];
+  if (which.status !== 0 || !binary) {
+    throw new Error(
+      'mosquitto is not installed: `apt-get install -y mosquitto` (it is in the APT_PACKAGES of .ci/run)',
+    );
+  }
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'xqboard-mosquitto-'));
+  const conf = join(dir, 'mosquitto.conf');
+  writeFileSync(
+    conf,
+    `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest stderr\n`,
+  );
+  const child: ChildProcess = spawn(binary, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const up = await new Promise<boolean>((resolve) => {
+      const s = createConnection({ port, host: '127.0.0.1' }, () => {
+        s.destroy();
+        resolve(true);
+      });
+      s.on('error', () => resolve(false));
+    });
+    if (up) break;
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`mosquitto did not start on port ${port}:\n${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    port,
+    url: `mqtt://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
