@@ -91,6 +91,8 @@ export class EmbeddedBroker {
     const ws = this.ws;
     const tcp = this.tcp;
     const aedes = this.aedes;
+    // The last messages (the bridge's offline state) reach the subscribers before they are cut off.
+    if (aedes) await drained(aedes, 1000);
     this.ws = undefined;
     this.tcp = undefined;
     this.aedes = undefined;
@@ -154,4 +156,14 @@ function listenError(e: NodeJS.ErrnoException, port: number, key: BrokerError['k
     key,
     message: `cannot listen on port ${port} (${key}): ${e.message}`,
   });
+}
+
+/** Waits until every client's socket has written what is queued for it, or `ms` passed. */
+async function drained(aedes: Aedes, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  const pending = (): boolean =>
+    Object.values(
+      (aedes as unknown as { clients: Record<string, { conn?: { writableLength?: number } }> }).clients,
+    ).some((c) => (c.conn?.writableLength ?? 0) > 0);
+  while (pending() && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
 }

@@ -12,6 +12,7 @@ import { buildSync } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/record/journal.js';
 import { parseGame } from '../../src/record/pgn.js';
+import { positionOf } from '../helpers/positions.js';
 
 let work: string;
 let script: string;
@@ -118,28 +119,40 @@ describe('journal under SIGKILL', () => {
       expect(ok, `run ${run}: announced ${announced.length}, on disk ${onDisk.length}`).toBe(true);
       // What is on disk is the truth the next run resumes from.
       announced.splice(0, announced.length, ...onDisk);
-      if (killed) kills++;
-      else {
+      // A child may finish just as it is killed: the game is over either way.
+      if (r.lines.includes('finished')) {
         expect(r.lines.at(-1)).toBe('finished');
         break;
       }
+      if (killed) kills++;
+      else {
+        throw new Error(`run ${run}: the recorder stopped without finishing: ${r.lines.at(-1)}`);
+      }
     }
-    expect(kills).toBeGreaterThanOrEqual(10);
+    expect(kills).toBeGreaterThanOrEqual(5);
     const state = readJournal(join(dir, 'game.journal.jsonl'));
     if (!state.ok) throw new Error(state.error.message);
-    expect(state.value.outcome).toMatchObject({ result: '*', reason: 'move_limit' });
+    // The game reached its length, or (the kills change which random game is played) ended by
+    // the rules first: then the position on disk has no legal move.
+    const reason = state.value.outcome?.reason;
+    expect(['move_limit', 'checkmate', 'stalemate']).toContain(reason);
     expect(state.value.archived).toBe(true);
     expect(state.value.warnings).toEqual([]);
     const pgn = parseGame(readFileSync(join(dir, 'game.pgn'), 'utf8'));
     if (!pgn.ok) throw new Error(pgn.error.message);
     expect(pgn.value.moves.map((m) => m.iccs)).toEqual(announced);
-    expect(pgn.value.moves).toHaveLength(plies);
-    expect(pgn.value.tags).toMatchObject({ Red: 'Random', Event: 'crash test', Termination: 'move_limit' });
+    if (reason === 'move_limit') expect(pgn.value.moves).toHaveLength(plies);
+    else {
+      const end = positionOf(pgn.value.fen);
+      for (const m of pgn.value.moves) end.play(m.move);
+      expect(end.hasLegalMove()).toBe(false);
+    }
+    expect(pgn.value.tags).toMatchObject({ Red: 'Random', Event: 'crash test', Termination: reason });
     // The sensor log the journal carried: the header, then a frame before each move that stands
     // or was taken back (a frame can also be left from a move that was never appended).
     const log = readFileSync(join(dir, 'game.sensor.jsonl'), 'utf8').trim().split('\n');
     expect(JSON.parse(log[0]!)).toMatchObject({ type: 'header', version: 1 });
-    expect(log.length - 1).toBeGreaterThanOrEqual(plies);
+    expect(log.length - 1).toBeGreaterThanOrEqual(pgn.value.moves.length);
     for (const line of log.slice(1)) expect(Object.keys(JSON.parse(line))).toEqual(['t', 'occ']);
   }, 60_000);
 });
