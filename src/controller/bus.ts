@@ -3,27 +3,15 @@
  * extensions (MQTT bridge, LEDs, terminal) listen. Delivery is synchronous and in order; a listener
  * that throws is reported and never stops the others, nor the session that emitted.
  */
-import type { ClockView, GameStatus } from '../mqtt/contract.js';
+import type { PositionPayload } from '../mqtt/contract.js';
 import type { Alert, AlertKind, StateDetail, TrackerState } from '../tracker/machine.js';
 
-/** The game of one board as everyone shows it. */
-export interface GameView {
+/** The game of one board as everyone shows it: the retained `position` payload, and more. */
+export interface GameView extends Omit<PositionPayload, 'seq'> {
   readonly board: string;
-  readonly game: string;
-  readonly startFen: string;
-  readonly fen: string;
-  readonly ply: number;
-  readonly moves: readonly string[];
-  readonly lastMove: string | null;
-  readonly turn: 'red' | 'black';
-  readonly check: boolean;
-  readonly status: GameStatus;
-  readonly result: string;
-  readonly reason: string | null;
   readonly detail?: string;
   /** The ending may still be played past (repetition, move limit…): not final yet. */
   readonly final: boolean;
-  readonly clock?: ClockView;
   /** The live PGN (ICCS). */
   readonly pgn: string;
 }
