@@ -1,5 +1,6 @@
 // Bundles the command line (and the benchmarks) with esbuild: one file each, so `xqboard` starts
 // fast and needs no TypeScript at run time. Runs on `npm install` (prepare).
+import { cpSync, mkdirSync } from 'node:fs';
 import { build } from 'esbuild';
 
 await build({
@@ -16,3 +17,18 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
+
+// The web page (src/web/server.ts serves dist/web/): its script, with the rules and the notation
+// it shares with the controller, bundled for the browser; the HTML and CSS as they are.
+await build({
+  entryPoints: { app: 'src/web/page/app.ts' },
+  outdir: 'dist/web',
+  bundle: true,
+  platform: 'browser',
+  target: 'es2022',
+  format: 'esm',
+  sourcemap: true,
+  logLevel: 'warning',
+});
+mkdirSync('dist/web', { recursive: true });
+for (const file of ['index.html', 'style.css']) cpSync(`src/web/page/${file}`, `dist/web/${file}`);

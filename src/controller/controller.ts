@@ -11,6 +11,7 @@ import { type BrokerAddress, type BrokerError, EmbeddedBroker } from '../mqtt/br
 import { err, ok, type Result } from '../rules/types.js';
 import type { Clock } from '../sensors/clock.js';
 import { createSources, type SourceContext, type SourceError } from '../sensors/registry.js';
+import { type WebAddress, WebServer, type WebServerError } from '../web/server.js';
 import { BoardSession } from './board-session.js';
 import { Bus, type Logger, silentLogger } from './bus.js';
 import type { ControllerContext, Extension } from './extension.js';
@@ -25,7 +26,7 @@ export interface ControllerOptions {
   readonly sourceContext?: SourceContext;
   /** More extensions (the terminal view…), started after the built-in ones. */
   readonly extensions?: (context: ControllerContext) => Extension[];
-  /** Embedded broker interface (default: all). */
+  /** Embedded broker and web page interface (default: all). */
   readonly host?: string;
   /** Pace of the simulated hand (`board/simulate`). */
   readonly handMs?: number;
@@ -34,6 +35,8 @@ export interface ControllerOptions {
 export interface RunningController {
   /** The broker's ports when embedded (0 in the config gives a free port: this says which). */
   readonly broker?: BrokerAddress;
+  /** The web page's port when `web.enabled` (0 in the config gives a free port: this says which). */
+  readonly web?: WebAddress;
   /** The URL the bridge connected to. */
   readonly mqttUrl: string;
   /** Boards whose source could not be made. */
@@ -63,7 +66,7 @@ export class Controller {
     return this.extensions.find((e) => e.name === name) as T | undefined;
   }
 
-  async start(): Promise<Result<RunningController, BrokerError>> {
+  async start(): Promise<Result<RunningController, BrokerError | WebServerError>> {
     const { config } = this.options;
     this.running = true;
     let url = config.mqtt.url ?? '';
@@ -87,6 +90,25 @@ export class Controller {
       this.logger.info(
         `MQTT broker on port ${address.port}${address.wsPort !== undefined ? `, WebSocket on port ${address.wsPort}` : ''}`,
       );
+    }
+
+    let web: WebServer | undefined;
+    let webAddress: WebAddress | undefined;
+    if (config.web.enabled) {
+      web = new WebServer(this.context, {
+        port: config.web.port,
+        version: VERSION,
+        ...(this.options.host !== undefined ? { host: this.options.host } : {}),
+      });
+      const listening = await web.listen();
+      if (!listening.ok) {
+        await this.broker?.stop();
+        this.broker = undefined;
+        this.running = false;
+        return err(listening.error);
+      }
+      webAddress = listening.value;
+      this.logger.info(`web page on http://localhost:${webAddress.port}/`);
     }
 
     const { sources, errors } = await createSources(config.boards, {
@@ -126,6 +148,7 @@ export class Controller {
         mqtt: bridge,
         ...(this.options.clock ? { clock: this.options.clock } : {}),
       }),
+      ...(web ? [web] : []),
       ...(this.options.extensions?.(this.context) ?? []),
     ];
     for (const ext of this.extensions) await ext.start();
@@ -141,7 +164,12 @@ export class Controller {
         }
       }),
     );
-    return ok({ ...(address ? { broker: address } : {}), mqttUrl: url, failed: errors });
+    return ok({
+      ...(address ? { broker: address } : {}),
+      ...(webAddress ? { web: webAddress } : {}),
+      mqttUrl: url,
+      failed: errors,
+    });
   }
 
   /** Boards first (their offline states still go out), then extensions, then the broker. */

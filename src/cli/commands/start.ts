@@ -16,20 +16,26 @@ const portOption = (text: string | undefined, name: string): number | undefined 
 
 export const startCommand: Command = {
   name: 'start',
-  summary: 'run the controller: boards, MQTT broker or bridge, LEDs (default: one simulated board)',
-  help: `Usage: xqboard start [--config FILE] [--mqtt-port N] [--ws-port N] [--archive DIR]
+  summary: 'run the controller: boards, MQTT broker or bridge, LEDs, web page (default: one simulated board)',
+  help: `Usage: xqboard start [--config FILE] [--mqtt-port N] [--ws-port N] [--web-port N] [--archive DIR]
 
 Runs the controller until Ctrl-C (SIGINT) or SIGTERM. Without --config it runs the
 defaults (config/default.yaml): one simulated board and the MQTT broker inside the
-controller on port 1883 (WebSocket 9001), games archived in ./data/games.
+controller on port 1883 (WebSocket 9001), the web page on http://localhost:8080/,
+games archived in ./data/games.
 
   --config FILE    a configuration file (YAML; see config/default.yaml and config/examples)
   --mqtt-port N    the embedded broker's TCP port (overrides mqtt.port; 0: any free port)
   --ws-port N      the embedded broker's WebSocket port (overrides mqtt.wsPort; 0: none)
+  --web-port N     the web page's port (overrides web.port; 0: any free port)
   --archive DIR    where games are recorded (overrides archive.dir)
 
 On a terminal, the boards are drawn as they change, and commands are read: a move
 (h2e2, C2.5 or 炮二平五) plays it on a simulated board; 'help' lists the others.
+
+The web page shows every board live and plays moves on simulated boards. Like the
+embedded broker it listens on every network interface and has no password: on an
+untrusted network set web.enabled: false (or block the port).
 
 MQTT topics: see README.md ("MQTT topics"). Exit status 0 after a clean stop; 1 when the
 controller cannot start (a port in use, …); 2 for a bad configuration or option.`,
@@ -40,6 +46,7 @@ controller cannot start (a port in use, …); 2 for a bad configuration or optio
         config: { type: 'string' },
         'mqtt-port': { type: 'string' },
         'ws-port': { type: 'string' },
+        'web-port': { type: 'string' },
         archive: { type: 'string' },
       },
       allowPositionals: false,
@@ -52,6 +59,7 @@ controller cannot start (a port in use, …); 2 for a bad configuration or optio
     }
     const mqttPort = portOption(values['mqtt-port'], '--mqtt-port');
     const wsPort = portOption(values['ws-port'], '--ws-port');
+    const webPort = portOption(values['web-port'], '--web-port');
     const config: Config = {
       ...loaded.value,
       mqtt: {
@@ -59,6 +67,7 @@ controller cannot start (a port in use, …); 2 for a bad configuration or optio
         ...(mqttPort !== undefined ? { port: mqttPort } : {}),
         ...(wsPort !== undefined ? { wsPort } : {}),
       },
+      web: { ...loaded.value.web, ...(webPort !== undefined ? { port: webPort } : {}) },
       archive: values.archive !== undefined ? { dir: values.archive } : loaded.value.archive,
     };
 
@@ -83,7 +92,9 @@ controller cannot start (a port in use, …); 2 for a bad configuration or optio
     const started = await controller.start();
     if (!started.ok) {
       const e = started.error;
-      const flag = e.key === 'mqtt.port' ? '--mqtt-port' : '--ws-port';
+      const flag = { 'mqtt.port': '--mqtt-port', 'mqtt.wsPort': '--ws-port', 'web.port': '--web-port' }[
+        e.key
+      ];
       io.err(
         `xqboard start: ${e.message}.\n` +
           `Stop the program that uses it, or choose another port: xqboard start ${flag} ${e.port + 1}` +
@@ -92,13 +103,14 @@ controller cannot start (a port in use, …); 2 for a bad configuration or optio
       await controller.stop();
       return 1;
     }
-    const { broker, mqttUrl } = started.value;
+    const { broker, mqttUrl, web } = started.value;
     const where = broker
       ? `MQTT broker on port ${broker.port}${broker.wsPort !== undefined ? ` (WebSocket ${broker.wsPort})` : ''}`
       : `MQTT broker ${mqttUrl}`;
     const boards = config.boards.map((b) => `${b.id} (${b.source.driver})`).join(', ');
+    const page = web ? `; web page http://localhost:${web.port}/` : '';
     io.err(
-      `xqboard: running. ${where}, topics under ${config.mqtt.baseTopic}/; boards: ${boards}; games in ${config.archive.dir}. Ctrl-C stops.`,
+      `xqboard: running. ${where}, topics under ${config.mqtt.baseTopic}/${page}; boards: ${boards}; games in ${config.archive.dir}. Ctrl-C stops.`,
     );
     const why = await stopped;
     io.err(`xqboard: stopping (${why})`);

@@ -1,0 +1,324 @@
+/**
+ * The web view, a controller extension: a node:http server with the page (dist/web/, built from
+ * src/web/page/ by scripts/build.mjs), GET /api/boards (every board's retained payloads), GET
+ * /events (Server-Sent Events carrying the MQTT contract's payloads, see events.ts) and the
+ * requests the page makes: POST /api/boards/:id/simulate `{move}` | `{reset:true}` | `{fen}`,
+ * POST /api/boards/:id/hint, POST /api/boards/:id/new `{fen?}`. Request bodies are checked by
+ * the MQTT contract's own schemas; a bad one is answered 400 with `{status:"error", error}`
+ * naming the field, never a crash.
+ *
+ * Like the embedded MQTT broker it listens on every interface by default (a tablet beside the
+ * board shows the page); there is no authentication, so on an untrusted network give the
+ * controller `host: '127.0.0.1'` or disable `web`. A port in use is a coded error naming
+ * `web.port`.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BoardSession } from '../controller/board-session.js';
+import type { ControllerContext, Extension } from '../controller/extension.js';
+import { parseRequest, type RequestName, type ResponsePayload } from '../mqtt/contract.js';
+import { type CodedError, err, ok, type Result } from '../rules/types.js';
+import type { BoardsResponse, WebEvent } from './events.js';
+import { WebFeed } from './feed.js';
+
+export type WebServerErrorCode = 'port_in_use' | 'listen_failed';
+export interface WebServerError extends CodedError<WebServerErrorCode> {
+  readonly port: number;
+  readonly key: 'web.port';
+}
+
+export interface WebServerOptions {
+  /** 0 picks a free port. */
+  readonly port: number;
+  /** Interface to listen on (default: all, as the embedded MQTT broker). */
+  readonly host?: string;
+  /** Where index.html, style.css and app.js are (default: the package's dist/web). */
+  readonly assetsDir?: string;
+  readonly version?: string;
+}
+
+export interface WebAddress {
+  readonly port: number;
+}
+
+const ASSETS: Readonly<Record<string, { file: string; type: string }>> = {
+  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/index.html': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
+  '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
+  '/app.js.map': { file: 'app.js.map', type: 'application/json; charset=utf-8' },
+};
+
+const BODY_LIMIT = 16 * 1024;
+const PING_MS = 15_000;
+
+/** What each POST route does, and the contract request whose schema checks its body. */
+const ACTIONS = { simulate: 'board/simulate', hint: 'game/hint', new: 'game/new' } as const satisfies Record<
+  string,
+  RequestName
+>;
+type Action = keyof typeof ACTIONS;
+
+type Answer = { status: number; body: ResponsePayload };
+const failure = (status: number, error: string): Answer => ({
+  status,
+  body: { data: {}, status: 'error', error, transaction: null },
+});
+const success = (data: unknown): Answer => ({ status: 200, body: { data, status: 'ok', transaction: null } });
+
+export class WebServer implements Extension {
+  readonly name = 'web';
+  private server: Server | undefined;
+  private feed: WebFeed | undefined;
+  private readonly streams = new Set<ServerResponse>();
+  private unsubscribeFeed: (() => void) | undefined;
+  private ping: NodeJS.Timeout | undefined;
+  private eventId = 0;
+
+  constructor(
+    private readonly context: ControllerContext,
+    private readonly options: WebServerOptions,
+  ) {}
+
+  /** Opens the port (before the boards start, so a port in use stops the controller early). */
+  async listen(): Promise<Result<WebAddress, WebServerError>> {
+    const server = createServer((req, res) => this.route(req, res));
+    const port = this.options.port;
+    return new Promise((resolve) => {
+      const onError = (e: NodeJS.ErrnoException) => {
+        server.close();
+        resolve(
+          e.code === 'EADDRINUSE'
+            ? err({
+                code: 'port_in_use',
+                port,
+                key: 'web.port',
+                message: `port ${port} (web.port) is already in use by another program (another xqboard?)`,
+              })
+            : err({
+                code: 'listen_failed',
+                port,
+                key: 'web.port',
+                message: `cannot listen on port ${port} (web.port): ${e.message}`,
+              }),
+        );
+      };
+      server.once('error', onError);
+      server.listen(port, this.options.host, () => {
+        server.off('error', onError);
+        server.on('error', (e) => this.context.logger.warn(`web: ${e.message}`));
+        this.server = server;
+        const address = server.address();
+        resolve(ok({ port: typeof address === 'object' && address ? address.port : port }));
+      });
+    });
+  }
+
+  /** Starts following the bus (the port is opened by `listen`, or here if it was not). */
+  async start(): Promise<void> {
+    if (!this.server) {
+      const opened = await this.listen();
+      if (!opened.ok) {
+        this.context.logger.error(`web: ${opened.error.message}`);
+        return;
+      }
+    }
+    const feed = new WebFeed(this.context.bus);
+    this.feed = feed;
+    feed.start();
+    this.unsubscribeFeed = feed.subscribe((e) => {
+      for (const res of this.streams) this.write(res, e);
+    });
+    this.ping = setInterval(() => {
+      for (const res of this.streams) res.write(': ping\n\n');
+    }, PING_MS);
+    this.ping.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.unsubscribeFeed?.();
+    this.unsubscribeFeed = undefined;
+    this.feed?.stop();
+    this.feed = undefined;
+    if (this.ping) clearInterval(this.ping);
+    for (const res of this.streams) res.end();
+    this.streams.clear();
+    const server = this.server;
+    this.server = undefined;
+    if (server) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    }
+  }
+
+  // --- routes -----------------------------------------------------------------------------------
+
+  private route(req: IncomingMessage, res: ServerResponse): void {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    try {
+      const reading = req.method === 'GET' || req.method === 'HEAD';
+      const streaming = req.method === 'GET' && path === '/events';
+      const asset = ASSETS[path];
+      const action = /^\/api\/boards\/([^/]+)\/([a-z]+)$/.exec(path);
+      if (streaming) this.events(req, res);
+      else if (reading && path === '/api/boards') this.json(res, { status: 200, body: this.boards() });
+      else if (reading && asset) this.asset(res, asset);
+      else if (action && req.method !== 'POST') {
+        res.setHeader('allow', 'POST');
+        this.json(res, failure(405, `${req.method} ${path}: use POST`));
+      } else if (action) this.action(req, res, safeDecode(action[1]!), action[2]!);
+      else this.json(res, failure(404, `${req.method} ${path}: no such page`));
+    } catch (e) {
+      // A bug answers 500; the controller goes on.
+      this.context.logger.error(`web: ${req.method} ${path}: ${(e as Error).stack ?? e}`);
+      if (!res.headersSent) this.json(res, failure(500, `internal error: ${(e as Error).message}`));
+      else res.end();
+    }
+  }
+
+  private boards(): BoardsResponse {
+    const feed = this.feed ?? new WebFeed(this.context.bus);
+    return {
+      version: this.options.version ?? '0.0.0',
+      boards: this.context.config.boards.flatMap((b) => {
+        const session = this.context.sessions.get(b.id);
+        return session ? [feed.snapshot(session, b.source.driver, b.source.sensing ?? 'occupancy')] : [];
+      }),
+    };
+  }
+
+  private events(req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    // Reconnect soon after a restart; then the retained payloads, as MQTT gives a new subscriber.
+    res.write('retry: 1000\n\n');
+    for (const e of this.feed?.retainedEvents() ?? []) this.write(res, e);
+    this.streams.add(res);
+    req.on('close', () => this.streams.delete(res));
+  }
+
+  private write(res: ServerResponse, e: WebEvent): void {
+    this.eventId++;
+    res.write(
+      `id: ${this.eventId}\nevent: ${e.topic}\ndata: ${JSON.stringify({ board: e.board, payload: e.payload })}\n\n`,
+    );
+  }
+
+  private asset(res: ServerResponse, asset: { file: string; type: string }): void {
+    const dir = this.options.assetsDir ?? defaultAssetsDir();
+    const path = join(dir, asset.file);
+    if (!existsSync(path)) {
+      res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(`xqboard: the web page is not built (${path} is missing): run npm run build\n`);
+      return;
+    }
+    res.writeHead(200, { 'content-type': asset.type, 'cache-control': 'no-cache' });
+    res.end(readFileSync(path));
+  }
+
+  private action(req: IncomingMessage, res: ServerResponse, board: string, name: string): void {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > BODY_LIMIT) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('error', () => res.destroy());
+    req.on('end', () => {
+      let answer: Answer;
+      try {
+        answer = tooLarge
+          ? failure(413, `the request body is larger than ${BODY_LIMIT} bytes`)
+          : this.perform(board, name, Buffer.concat(chunks).toString('utf8'));
+      } catch (e) {
+        this.context.logger.error(`web: POST ${board}/${name}: ${(e as Error).stack ?? e}`);
+        answer = failure(500, `internal error: ${(e as Error).message}`);
+      }
+      this.json(res, answer);
+    });
+  }
+
+  /** One POST: the body checked by the contract's schema, then the session does it. */
+  private perform(board: string, name: string, body: string): Answer {
+    if (!Object.hasOwn(ACTIONS, name)) {
+      return failure(404, `no action "${name}"; actions: ${Object.keys(ACTIONS).join(', ')}`);
+    }
+    const action = name as Action;
+    const session = this.context.sessions.get(board);
+    if (!session) {
+      const ids = [...this.context.sessions.keys()].map((i) => `"${i}"`).join(', ');
+      return failure(404, `no board "${board}"; boards: ${ids}`);
+    }
+    const parsed = parseRequest(ACTIONS[action], body);
+    if (!parsed.ok) return failure(400, parsed.message);
+    const request = parsed.value as { board?: string; move?: string; reset?: boolean; fen?: string };
+    if (request.board !== undefined && request.board !== board) {
+      return failure(400, `"board": "${request.board}" is not the board of the URL ("${board}")`);
+    }
+    switch (action) {
+      case 'simulate':
+        return answerOf(
+          session.simulate({
+            ...(request.move !== undefined ? { move: request.move } : {}),
+            ...(request.reset !== undefined ? { reset: request.reset } : {}),
+            ...(request.fen !== undefined ? { fen: request.fen } : {}),
+          }),
+        );
+      case 'hint':
+        return answerOf(session.hint());
+      case 'new':
+        return answerOf(newGame(session, request.fen));
+    }
+  }
+
+  private json(res: ServerResponse, answer: { status: number; body: unknown }): void {
+    res.writeHead(answer.status, {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-cache',
+    });
+    res.end(JSON.stringify(answer.body));
+  }
+}
+
+/** As the terminal's `new`: a new game, and a simulated board's pieces set up for it. */
+function newGame(session: BoardSession, fen: string | undefined) {
+  const r = session.newGame(fen);
+  if (r.ok && session.simulator) session.simulate(fen !== undefined ? { fen } : { reset: true });
+  return r;
+}
+
+function answerOf<T>(
+  result: { ok: true; value: T } | { ok: false; error: { code: string; message: string } },
+): Answer {
+  if (result.ok) return success(result.value);
+  return failure(result.error.code === 'busy' ? 409 : 400, `${result.error.code}: ${result.error.message}`);
+}
+
+/** A board id from the URL; a malformed escape is kept as is (and names no board). */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The package's dist/web, found from this module (src/web/ in tests, dist/chunks/ when built). */
+function defaultAssetsDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return join(dir, 'dist', 'web');
+}
