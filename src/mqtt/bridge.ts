@@ -6,10 +6,8 @@
  */
 import { connect, type MqttClient } from 'mqtt';
 import type { BoardSession } from '../controller/board-session.js';
-import type { GameView } from '../controller/bus.js';
 import type { ControllerContext, Extension, MqttPublisher } from '../controller/extension.js';
 import {
-  type AlertPayload,
   BOARD_TOPIC_SPECS,
   type BoardTopic,
   BRIDGE_INFO_SPEC,
@@ -19,16 +17,15 @@ import {
   boardTopics,
   bridgeTopics,
   isRequestName,
-  type PositionPayload,
   parseRequest,
   REQUEST_NAMES,
   RESPONSE_SPEC,
   type RequestName,
   type RequestPayload,
   type ResponsePayload,
-  type ResultPayload,
   type TopicSpec,
 } from './contract.js';
+import { followBus } from './payloads.js';
 
 export interface BridgeOptions {
   /** Broker URL: `mqtt://host:port` or `ws://host:port`. */
@@ -42,9 +39,6 @@ export interface BridgeOptions {
   readonly connectTimeoutMs?: number;
 }
 
-/** A board message before its sequence number is put in. */
-type Unsequenced<T> = Omit<T, 'seq'>;
-
 export class MqttBridge implements Extension, MqttPublisher {
   readonly name = 'mqtt';
   private client: MqttClient | undefined;
@@ -53,10 +47,8 @@ export class MqttBridge implements Extension, MqttPublisher {
   private readonly retained = new Map<string, { payload: string; spec: TopicSpec }>();
   private readonly unsubscribers: (() => void)[] = [];
   private readonly bridge: ReturnType<typeof bridgeTopics>;
-  private lastPgn = new Map<string, string>();
   /** Topics other extensions listen to (`subscribe`). */
   private readonly listeners = new Map<string, Set<(payload: Buffer) => void>>();
-  private lastResult = new Map<string, string>();
 
   constructor(
     private readonly context: ControllerContext,
@@ -139,81 +131,7 @@ export class MqttBridge implements Extension, MqttPublisher {
   // --- out: bus → topics ----------------------------------------------------------------------
 
   private listen(): void {
-    const { bus } = this.context;
-    const on = this.unsubscribers;
-    on.push(
-      bus.on('board.availability', (e) =>
-        this.boardPublish(e.board, 'availability', {
-          state: e.online ? 'online' : 'offline',
-          ...(e.reason ? { reason: e.reason } : {}),
-        }),
-      ),
-      bus.on('game.view', (e) => this.publishGame(e.board, e.view)),
-      bus.on('game.move', (e) => {
-        this.boardPublish(e.board, 'move', { game: e.view.game, ...e.move });
-        this.publishGame(e.board, e.view);
-      }),
-      bus.on('game.retract', (e) => {
-        this.boardPublish(e.board, 'retract', {
-          game: e.view.game,
-          ply: e.ply,
-          fen: e.view.fen,
-          t: Math.round(e.t),
-        });
-        this.publishGame(e.board, e.view);
-      }),
-      bus.on('game.over', (e) => this.publishGame(e.board, e.view)),
-      bus.on('tracker.state', (e) =>
-        this.boardPublish(e.board, 'state', { state: e.state, detail: e.detail, t: Math.round(e.t) }),
-      ),
-      bus.on('tracker.alert', (e) => {
-        const payload: Unsequenced<AlertPayload> = { ...e.alert, active: true, t: Math.round(e.t) };
-        this.boardPublish(e.board, 'alert', payload);
-      }),
-      bus.on('tracker.alertCleared', (e) =>
-        this.boardPublish(e.board, 'alert', { kind: e.kind, active: false, t: Math.round(e.t) }),
-      ),
-      bus.on('game.hint', (e) => {
-        const { board, ...hint } = e;
-        this.boardPublish(board, 'hint', hint);
-      }),
-    );
-  }
-
-  /** Result (when it changed), position, PGN (when it changed): in that order. */
-  private publishGame(board: string, view: GameView): void {
-    const result: Unsequenced<ResultPayload> = {
-      game: view.game,
-      result: view.result,
-      reason: view.reason,
-      ...(view.detail ? { detail: view.detail } : {}),
-      final: view.status === 'over' ? view.final : false,
-      ply: view.ply,
-    };
-    const resultKey = `${view.game} ${view.result} ${view.reason} ${result.final}`;
-    if (this.lastResult.get(board) !== resultKey) {
-      this.lastResult.set(board, resultKey);
-      this.boardPublish(board, 'result', result);
-    }
-    const position: Unsequenced<PositionPayload> = {
-      game: view.game,
-      startFen: view.startFen,
-      fen: view.fen,
-      ply: view.ply,
-      moves: view.moves,
-      lastMove: view.lastMove,
-      turn: view.turn,
-      check: view.check,
-      status: view.status,
-      result: view.result,
-      reason: view.reason,
-      ...(view.clock ? { clock: view.clock } : {}),
-    };
-    this.boardPublish(board, 'position', position);
-    if (this.lastPgn.get(board) !== view.pgn) {
-      this.lastPgn.set(board, view.pgn);
-      this.boardPublish(board, 'pgn', view.pgn);
-    }
+    this.unsubscribers.push(followBus(this.context.bus, (m) => this.boardPublish(m.board, m.topic, m.body)));
   }
 
   private boardPublish(board: string, topic: BoardTopic, payload: object | string): void {

@@ -188,6 +188,19 @@ export interface HintPayload extends Sequenced {
 /** The PGN topic carries the PGN text itself (lichess-style relays read it as is). */
 export type PgnPayload = string;
 
+/** Every board topic's payload (the PGN is text, the rest JSON). */
+export interface BoardPayloads {
+  availability: AvailabilityPayload;
+  move: MovePayload;
+  retract: RetractPayload;
+  position: PositionPayload;
+  state: StatePayload;
+  alert: AlertPayload;
+  result: ResultPayload;
+  pgn: PgnPayload;
+  hint: HintPayload;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Requests: `<base>/bridge/request/<name>`, answered on `<base>/bridge/response/<name>`
 

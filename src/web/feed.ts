@@ -4,11 +4,10 @@
  * (availability, position, state, result) plus the alerts still raised are kept for late viewers.
  */
 import type { BoardSession } from '../controller/board-session.js';
-import type { Bus, GameView } from '../controller/bus.js';
-import type { AlertPayload, PositionPayload, ResultPayload } from '../mqtt/contract.js';
+import type { Bus } from '../controller/bus.js';
+import type { AlertPayload, PositionPayload } from '../mqtt/contract.js';
+import { followBus, positionPayload, type Unsequenced } from '../mqtt/payloads.js';
 import type { BoardSnapshot, WebEvent, WebPayloads, WebTopic } from './events.js';
-
-type Unsequenced<T> = T extends unknown ? Omit<T, 'seq'> : never;
 
 interface Retained {
   availability?: WebPayloads['availability'];
@@ -27,34 +26,12 @@ export class WebFeed {
   constructor(private readonly bus: Bus) {}
 
   start(): void {
-    const { bus } = this;
+    // The page has the moves: it needs no PGN.
     this.unsubscribers.push(
-      bus.on('board.availability', (e) =>
-        this.send(e.board, 'availability', {
-          state: e.online ? 'online' : 'offline',
-          ...(e.reason ? { reason: e.reason } : {}),
-        }),
-      ),
-      bus.on('game.view', (e) => this.game(e.board, e.view)),
-      bus.on('game.move', (e) => {
-        this.send(e.board, 'move', { game: e.view.game, ...e.move });
-        this.game(e.board, e.view);
+      followBus(this.bus, (m) => {
+        if (m.topic !== 'pgn')
+          this.send(m.board, m.topic, m.body as Unsequenced<WebPayloads[typeof m.topic]>);
       }),
-      bus.on('game.retract', (e) => {
-        this.send(e.board, 'retract', { game: e.view.game, ply: e.ply, fen: e.view.fen, t: Math.round(e.t) });
-        this.game(e.board, e.view);
-      }),
-      bus.on('game.over', (e) => this.game(e.board, e.view)),
-      bus.on('tracker.state', (e) =>
-        this.send(e.board, 'state', { state: e.state, detail: e.detail, t: Math.round(e.t) }),
-      ),
-      bus.on('tracker.alert', (e) =>
-        this.send(e.board, 'alert', { ...e.alert, active: true, t: Math.round(e.t) }),
-      ),
-      bus.on('tracker.alertCleared', (e) =>
-        this.send(e.board, 'alert', { kind: e.kind, active: false, t: Math.round(e.t) }),
-      ),
-      bus.on('game.hint', ({ board, ...hint }) => this.send(board, 'hint', hint)),
     );
   }
 
@@ -96,25 +73,11 @@ export class WebFeed {
       sensing,
       simulated: session.simulator !== undefined,
       availability: r?.availability ?? null,
-      position: { ...positionOf(session.view()), seq },
+      position: { ...positionPayload(session.view()), seq },
       state: r?.state ?? null,
       result: r?.result ?? null,
       alerts: [...(r?.alerts.values() ?? [])],
     };
-  }
-
-  private game(board: string, view: GameView): void {
-    const result = resultOf(view);
-    const last = this.retained.get(board)?.result;
-    if (
-      !last ||
-      last.game !== result.game ||
-      last.result !== result.result ||
-      last.reason !== result.reason ||
-      last.final !== result.final
-    )
-      this.send(board, 'result', result);
-    this.send(board, 'position', positionOf(view));
   }
 
   private send<K extends WebTopic>(board: string, topic: K, body: Unsequenced<WebPayloads[K]>): void {
@@ -146,34 +109,4 @@ export class WebFeed {
     const event = { topic, board, payload } as WebEvent;
     for (const l of [...this.listeners]) l(event);
   }
-}
-
-/** The `position` payload of a game (the MQTT bridge's, field for field). */
-export function positionOf(view: GameView): Omit<PositionPayload, 'seq'> {
-  return {
-    game: view.game,
-    startFen: view.startFen,
-    fen: view.fen,
-    ply: view.ply,
-    moves: view.moves,
-    lastMove: view.lastMove,
-    turn: view.turn,
-    check: view.check,
-    status: view.status,
-    result: view.result,
-    reason: view.reason,
-    ...(view.clock ? { clock: view.clock } : {}),
-  };
-}
-
-/** The `result` payload of a game (the MQTT bridge's, field for field). */
-export function resultOf(view: GameView): Omit<ResultPayload, 'seq'> {
-  return {
-    game: view.game,
-    result: view.result,
-    reason: view.reason,
-    ...(view.detail ? { detail: view.detail } : {}),
-    final: view.status === 'over' ? view.final : false,
-    ply: view.ply,
-  };
 }
