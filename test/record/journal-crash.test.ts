@@ -104,6 +104,11 @@ describe('journal under SIGKILL', () => {
             resolve(false);
           }
         }, 1);
+        // A child that exits on its own (finished, or failed) ends the wait too.
+        void r.exit.then(() => {
+          clearInterval(poll);
+          resolve(false);
+        });
       });
       await r.exit;
       announcedMoves(r.lines, announced);
