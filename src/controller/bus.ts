@@ -3,7 +3,7 @@
  * extensions (MQTT bridge, LEDs, terminal) listen. Delivery is synchronous and in order; a listener
  * that throws is reported and never stops the others, nor the session that emitted.
  */
-import type { PositionPayload } from '../mqtt/contract.js';
+import type { MovePayload, PositionPayload } from '../mqtt/contract.js';
 import type { Alert, AlertKind, StateDetail, TrackerState } from '../tracker/machine.js';
 
 /** The game of one board as everyone shows it: the retained `position` payload, and more. */
@@ -16,17 +16,8 @@ export interface GameView extends Omit<PositionPayload, 'seq'> {
   readonly pgn: string;
 }
 
-export interface MoveInfo {
-  readonly ply: number;
-  readonly iccs: string;
-  readonly wxf: string;
-  readonly zh: string;
-  readonly color: 'red' | 'black';
-  readonly check: boolean;
-  readonly capture: boolean;
-  readonly fen: string;
-  readonly t: number;
-}
+/** A move as announced: the `move` payload without its game and number. */
+export type MoveInfo = Omit<MovePayload, 'seq' | 'game'>;
 
 export interface BusEvents {
   /** The board's link (sensor source) is up or down. */

@@ -7,27 +7,18 @@
 import type {
   AlertPayload,
   AvailabilityPayload,
-  HintPayload,
-  MovePayload,
+  BoardPayloads,
+  BoardTopic,
   PositionPayload,
   ResultPayload,
-  RetractPayload,
   StatePayload,
 } from '../mqtt/contract.js';
 
-/** Topic → payload, as `boardTopics` names them (the PGN is left out: the page has the moves). */
-export interface WebPayloads {
-  availability: AvailabilityPayload;
-  move: MovePayload;
-  retract: RetractPayload;
-  position: PositionPayload;
-  state: StatePayload;
-  alert: AlertPayload;
-  result: ResultPayload;
-  hint: HintPayload;
-}
+/** The board topics the page gets: all but the PGN (the page has the moves). */
+export type WebTopic = Exclude<BoardTopic, 'pgn'>;
 
-export type WebTopic = keyof WebPayloads;
+/** Topic → payload, as the contract has them. */
+export type WebPayloads = { [K in WebTopic]: BoardPayloads[K] };
 
 export type WebEvent = {
   [K in WebTopic]: { readonly topic: K; readonly board: string; readonly payload: WebPayloads[K] };

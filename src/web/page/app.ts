@@ -27,18 +27,9 @@ import {
   type Role,
   type Square,
 } from '../../rules/types.js';
-import type { BoardSnapshot, BoardsResponse, WebEvent, WebTopic } from '../events.js';
+import { type BoardSnapshot, type BoardsResponse, WEB_TOPICS, type WebEvent } from '../events.js';
 
-const TOPICS: readonly WebTopic[] = [
-  'availability',
-  'move',
-  'retract',
-  'position',
-  'state',
-  'alert',
-  'result',
-  'hint',
-];
+const TOPICS = WEB_TOPICS;
 
 const GLYPH: Record<Color, Record<Role, string>> = {
   red: { king: '帅', advisor: '仕', elephant: '相', horse: '马', chariot: '车', cannon: '炮', pawn: '兵' },
