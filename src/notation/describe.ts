@@ -181,10 +181,7 @@ export function resolveDescriptor(
 ): Result<Move, NotationError> {
   // Cheap tests on the raw move list first: most legal moves are of another piece.
   const candidates: Move[] = [];
-  const buf = pos.moveBuffer;
-  const n = pos.generateLegal(buf, 0);
-  for (let k = 0; k < n; k++) {
-    const m = buf[k]!;
+  for (const m of pos.legalCodes()) {
     const id = pos.board[m & 255]!;
     if (CODE_ROLES[ROLE_OF[id]!] !== d.role) continue;
     const from = FROM_MAILBOX[m & 255]!;

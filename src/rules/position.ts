@@ -101,9 +101,10 @@ export class Position {
   hashHi = 0;
 
   // Undo stack of make(): move, captured id, halfmoves. Grows for games longer than 1024 plies.
-  private undoMove = new Int32Array(1024);
-  private undoCaptured = new Uint8Array(1024);
-  private undoHalf = new Int32Array(1024);
+  // Grows as needed: most positions (clones handed out by the game) never make a move.
+  private undoMove = new Int32Array(32);
+  private undoCaptured = new Uint8Array(32);
+  private undoHalf = new Int32Array(32);
   private undoTop = 0;
   private searchBuffer: Int32Array | undefined;
 
@@ -570,6 +571,14 @@ export class Position {
       p = board[t]!;
     }
     return (p & them) !== 0 && p !== OFF && ROLE_OF[p] === CANNON;
+  }
+
+  /**
+   * The encoded legal moves (`from | to << 8`, mailbox indices) in a shared buffer: valid until
+   * the next call on any position. For quick scans that neither recurse nor keep the result.
+   */
+  legalCodes(): Int32Array {
+    return SCRATCH.subarray(0, this.generateLegal(SCRATCH, 0));
   }
 
   /** Does the side to move have any legal move? */

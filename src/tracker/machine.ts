@@ -37,6 +37,7 @@ export const DEFAULT_TRACKER_OPTIONS: Omit<TrackerOptions, 'sensing'> = {
 
 /** What the machine needs of the game; the game model adapts to it. */
 export interface GamePort {
+  /** The confirmed position: an object never changed once handed out (a move gives a new one). */
   readonly position: Position;
   /** The position before the last move and that move (for takebacks), if there is one. */
   readonly previous: { readonly position: Position; readonly move: Move } | undefined;
@@ -129,6 +130,8 @@ interface Context {
   verdict: Verdict;
   /** The game refused the last move the board showed. */
   rejected: boolean;
+  /** The cells of the confirmed position, kept while it stands. */
+  expected?: { readonly pos: Position; readonly cells: Cells } | undefined;
 }
 
 const sq = (s: Square): string => makeIccs({ from: s, to: s }).slice(0, 2);
@@ -149,8 +152,7 @@ export function createTrackerMachine() {
     },
     guards: {
       changed: ({ context, event }) => event.type === 'snapshot' && event.cells !== context.cells,
-      boardIsTarget: ({ context }) =>
-        context.cells === expectedCells(context.game.position, context.options.sensing),
+      boardIsTarget: ({ context }) => context.cells === confirmedCells(context),
       isIdle: ({ context }) => context.verdict.kind === 'idle',
       isTransit: ({ context }) => context.verdict.kind === 'transit',
       isPending: ({ context }) => context.verdict.kind === 'pending',
@@ -466,13 +468,25 @@ function commitMoves(context: Context, moves: readonly Move[]): TrackerEmitted[]
   return out;
 }
 
+/**
+ * What the confirmed position shows the sensors, worked out once per position (the game port
+ * hands out the same position object until a move changes it): every frame needs it.
+ */
+function confirmedCells(context: Context): Cells {
+  const pos = context.game.position;
+  if (context.expected?.pos !== pos) {
+    context.expected = { pos, cells: expectedCells(pos, context.options.sensing) };
+  }
+  return context.expected.cells;
+}
+
 function trackLifts(context: Context, cells: Cells, t: number): void {
-  context.lifts.observe(expectedCells(context.game.position, context.options.sensing), cells, t);
+  context.lifts.observe(confirmedCells(context), cells, t);
 }
 
 function resetEvidence(context: Context): void {
   context.buttonBy = undefined;
-  context.lifts.reset(expectedCells(context.game.position, context.options.sensing));
+  context.lifts.reset(confirmedCells(context));
 }
 
 function liftedDetail(context: Context): StateDetail {
@@ -485,10 +499,7 @@ function liftedDetail(context: Context): StateDetail {
 }
 
 function correctionsFor(context: Context): Correction[] {
-  return pairCorrections(
-    expectedCells(context.game.position, context.options.sensing),
-    context.cells ?? '.'.repeat(90),
-  );
+  return pairCorrections(confirmedCells(context), context.cells ?? '.'.repeat(90));
 }
 
 function illegalAlert(context: Context, d: Displacement): Alert {

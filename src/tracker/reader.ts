@@ -261,8 +261,11 @@ function dedupe(lines: Line[]): Line[] {
  */
 export function isExtendable(base: Position, moves: readonly Move[]): boolean {
   if (moves.length === 0) return false;
-  const pos = base.clone();
-  for (let k = 0; k < moves.length - 1; k++) pos.play(moves[k]!);
+  let pos = base;
+  if (moves.length > 1) {
+    pos = base.clone();
+    for (let k = 0; k < moves.length - 1; k++) pos.play(moves[k]!);
+  }
   const last = moves[moves.length - 1]!;
   const piece = pos.pieceAt(last.from);
   if (!piece || (piece.role !== 'chariot' && piece.role !== 'cannon') || pos.pieceAt(last.to)) return false;
@@ -270,10 +273,7 @@ export function isExtendable(base: Position, moves: readonly Move[]): boolean {
   const t = TO_MAILBOX[last.to]!;
   const step = Math.sign(t - f) * (Math.abs(t - f) < 16 ? 1 : 16);
   // Any legal stop further along the line: the slide may pass over squares it may not stop on.
-  const buf = pos.moveBuffer;
-  const n = pos.generateLegal(buf, 0);
-  for (let k = 0; k < n; k++) {
-    const m = buf[k]!;
+  for (const m of pos.legalCodes()) {
     if ((m & 255) !== f) continue;
     const to = (m >> 8) & 255;
     if (Math.sign(to - t) === Math.sign(step) && (to - t) % step === 0 && sameLine(t, to, step)) return true;
