@@ -1,4 +1,5 @@
 /** `npm run bench`: speed figures of every part, printed as a table. */
+import { benchEngine } from './engine.js';
 import { benchGame } from './game.js';
 import { benchMqtt } from './mqtt.js';
 import { benchRecord } from './record.js';
@@ -9,6 +10,7 @@ import { benchTracker } from './tracker.js';
 
 const sections: [string, () => Promise<void>][] = [
   ['rules: perft nodes/s, xqboard against Fairy-Stockfish (WebAssembly)', benchRules],
+  ['engine: depth and nodes/s in 1 s of search, cost of a hint', benchEngine],
   ['game: cost of a move in the game model, time to judge a repetition', benchGame],
   ['sensor log: lines read and written per second, replayed events per second', benchSensorLog],
   ['sensors: snapshots parsed/s, last byte → snapshot event (serial driver)', benchSensors],

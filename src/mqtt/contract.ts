@@ -181,7 +181,8 @@ export interface HintPayload extends Sequenced {
   readonly iccs: string;
   readonly wxf: string;
   readonly zh: string;
-  /** Material balance for the side to move after the best reply, in pawns. */
+  /** The engine's evaluation for the side to move, in centipawns (a soldier is 100); a forced
+   * mate in n plies is ±(30000 − n). */
   readonly score: number;
 }
 

@@ -277,7 +277,7 @@ function render(ui: BoardUi): void {
   renderStatus(card.querySelector<HTMLElement>('.status')!, pos, s.state);
   const hint = card.querySelector<HTMLElement>('.hint-box')!;
   hint.hidden = ui.hint === null;
-  if (ui.hint) hint.textContent = `Hint: ${noted(ui.hint)} (score ${ui.hint.score})`;
+  if (ui.hint) hint.textContent = `Hint: ${noted(ui.hint)} (${scoreText(ui.hint.score)})`;
   renderAlerts(card.querySelector<HTMLElement>('.alerts')!, ui.alerts);
   renderMoves(card.querySelector<HTMLOListElement>('ol.moves')!, pos);
   drawBoard(card.querySelector<SVGSVGElement>('svg.board')!, ui);
@@ -687,3 +687,13 @@ void loadBoards().then(connect, (e: unknown) => {
   document.getElementById('connection')!.textContent = `cannot reach the controller: ${String(e)}`;
   setTimeout(() => location.reload(), 2000);
 });
+
+/** An engine score as players read it: pawns with a sign, or a mate in so many moves. */
+function scoreText(centipawns: number): string {
+  if (Math.abs(centipawns) >= 29000) {
+    const plies = 30000 - Math.abs(centipawns);
+    return `${centipawns > 0 ? 'mates' : 'mated'} in ${Math.ceil(plies / 2)}`;
+  }
+  const pawns = centipawns / 100;
+  return `${pawns > 0 ? '+' : ''}${pawns.toFixed(1)}`;
+}
