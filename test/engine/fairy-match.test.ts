@@ -4,74 +4,31 @@
  * budget against Fairy-Stockfish at depth 3. Both are deterministic, so the games are too.
  * The engine must win both (it wins comfortably; losing one means the search or evaluation broke).
  */
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchBest } from '../../src/engine/search.js';
 import { makeFen } from '../../src/rules/fen.js';
 import { makeIccs } from '../../src/rules/iccs.js';
 import { Position } from '../../src/rules/position.js';
 import type { Color, Move } from '../../src/rules/types.js';
+import { FairyStockfish } from '../helpers/fairy-engine.js';
 import { fairyToMove } from '../rules/fairy.js';
-
-interface StockfishModule {
-  postMessage(command: string): void;
-  addMessageListener(listener: (line: string) => void): void;
-  terminate(): void;
-}
-
-/** The UCI engine; never sent `quit` (it would exit this process), terminated instead. */
-class Uci {
-  private onLine: ((line: string) => void) | undefined;
-  constructor(readonly module: StockfishModule) {
-    module.addMessageListener((line) => this.onLine?.(line));
-  }
-  request(command: string, until: RegExp): Promise<string> {
-    return new Promise((resolve) => {
-      this.onLine = (line) => {
-        if (!until.test(line)) return;
-        this.onLine = undefined;
-        resolve(line);
-      };
-      this.module.postMessage(command);
-    });
-  }
-}
-
-async function startFairy(): Promise<Uci> {
-  // Its Emscripten loader mistakes Node's global fetch for a browser's (field notes).
-  const g = globalThis as { fetch?: unknown };
-  const savedFetch = g.fetch;
-  delete g.fetch;
-  try {
-    const factory = createRequire(import.meta.url)(
-      'fairy-stockfish-nnue.wasm/stockfish.js',
-    ) as () => Promise<StockfishModule>;
-    const uci = new Uci(await factory());
-    await uci.request('uci', /^uciok$/);
-    uci.module.postMessage('setoption name UCI_Variant value xiangqi');
-    await uci.request('isready', /^readyok$/);
-    return uci;
-  } finally {
-    g.fetch = savedFetch;
-  }
-}
 
 const FAIRY_DEPTH = 3;
 const OUR_NODES = 20_000;
 const MAX_PLIES = 200;
 
-let fairy: Uci;
+let fairy: FairyStockfish;
 beforeAll(async () => {
-  fairy = await startFairy();
+  fairy = await FairyStockfish.start();
 });
-afterAll(() => fairy.module.terminate());
+afterAll(() => fairy.stop());
 
 /** Plays one game; returns the winner ('draw' at the ply limit or a threefold repetition) and the moves. */
 async function playGame(ours: Color): Promise<{ winner: Color | 'draw'; moves: string[] }> {
   const pos = Position.default();
   const seen = new Map<number, number>();
   const moves: string[] = [];
-  fairy.module.postMessage('ucinewgame');
+  fairy.send('ucinewgame');
   await fairy.request('isready', /^readyok$/);
   for (let ply = 0; ply < MAX_PLIES; ply++) {
     if (!pos.hasLegalMove()) return { winner: pos.turn === 'red' ? 'black' : 'red', moves };
@@ -82,7 +39,7 @@ async function playGame(ours: Color): Promise<{ winner: Color | 'draw'; moves: s
     if (pos.turn === ours) {
       move = searchBest(pos, { maxDepth: 64, maxNodes: OUR_NODES }).move;
     } else {
-      fairy.module.postMessage(`position fen ${makeFen(pos.toSetup())}`);
+      fairy.send(`position fen ${makeFen(pos.toSetup())}`);
       const line = await fairy.request(`go depth ${FAIRY_DEPTH}`, /^bestmove /);
       move = fairyToMove(line.split(' ')[1]!);
     }
