@@ -28,9 +28,6 @@ for (let rank = 0; rank < 10; rank++) {
   }
 }
 
-export const mbFile = (i: number): number => (i & 15) - 3;
-export const mbRank = (i: number): number => (i >> 4) - 3;
-
 export const ORTHO = [-16, -1, 1, 16] as const;
 export const DIAG = [-17, -15, 15, 17] as const;
 /** Forward step for red (towards rank 9) and black. */

@@ -85,8 +85,6 @@ const SIDE_NAMES: readonly Color[] = ['red', 'black'];
 const sideIndex = (c: Color): number => (c === 'red' ? 0 : 1);
 
 export const encodeMove = (from: number, to: number): number => from | (to << 8);
-export const moveFromIndex = (m: number): number => m & 255;
-export const moveToIndex = (m: number): number => (m >> 8) & 255;
 
 export class Position {
   /** Piece id or OFF on each mailbox index. */

@@ -40,11 +40,6 @@ export function defaultSetup(): Setup {
   return { board, turn: 'red', halfmoves: 0, fullmoves: 1 };
 }
 
-/** Which intersections are occupied, as the sensors would see them. */
-export function occupancyOf(board: readonly (Piece | undefined)[]): boolean[] {
-  return board.map((p) => p !== undefined);
-}
-
 export const sameSquareContent = (a: Piece | undefined, b: Piece | undefined): boolean =>
   a === b || (a !== undefined && b !== undefined && a.color === b.color && a.role === b.role);
 

@@ -1,7 +1,6 @@
 /** Colours, roles, pieces and squares of xiangqi (rules 1.1–1.2). Pure data, no I/O. */
 
 export type Color = 'red' | 'black';
-export const COLORS: readonly Color[] = ['red', 'black'];
 
 export type Role = 'king' | 'advisor' | 'elephant' | 'horse' | 'chariot' | 'cannon' | 'pawn';
 export const ROLES: readonly Role[] = ['king', 'advisor', 'elephant', 'horse', 'chariot', 'cannon', 'pawn'];
