@@ -55,6 +55,9 @@ void xq_board_init(xq_board *b, const xq_config *cfg, const xq_hal *hal, uint32_
   b->last_snapshot_ms = now_ms;
   b->rx_bad = 0;
   b->tx_deferred = 0;
+  b->led_pending = 0;
+  b->led_echo = 0;
+  b->led_shows = 0;
   push(b, XQ_T_INFO, 0, 0, 0, now_ms);
 }
 
@@ -108,8 +111,10 @@ static void on_command(xq_board *b, const xq_frame *f) {
         ack(b, f, XQ_ACK_UNSUPPORTED);
         return;
       }
-      b->hal->leds(b->hal->ctx, f->body);
-      ack(b, f, XQ_ACK_OK);
+      /* Latch it (f->body lives in the RX buffer); "ACK 0 when shown" comes after the show. */
+      xq_leds_render(f->body, b->cfg.led_serpentine, b->cfg.led_brightness, b->led_grb);
+      b->led_pending = 1;
+      b->led_echo = f->seq;
       return;
     default:
       ack(b, f, XQ_ACK_UNKNOWN_TYPE);
@@ -122,7 +127,9 @@ static void receive(xq_board *b) {
   xq_frame f;
   /* Bounded: at most one RX buffer's worth per poll keeps the scan on time under a flood. */
   uint16_t budget = 300;
-  while (budget-- && (c = b->hal->rx_byte(b->hal->ctx)) >= 0) {
+  /* While a frame waits to be shown, later commands wait in the UART buffer: their replies must
+     not overtake its ACK (PROTOCOL.md: replies in command order). It waits one scan period at most. */
+  while (!b->led_pending && budget-- && (c = b->hal->rx_byte(b->hal->ctx)) >= 0) {
     int8_t r = xq_rx_push(&b->rx, (uint8_t)c, &f);
     if (r == XQ_RX_BAD) sat_inc(&b->rx_bad);
     else if (r == XQ_RX_FRAME) {
@@ -147,8 +154,9 @@ static void sample_buttons(xq_board *b) {
   }
 }
 
-static void scan(xq_board *b, uint32_t now_us) {
-  if ((int32_t)(now_us - b->next_scan_us) < 0) return;
+/* Returns 1 if it scanned. */
+static uint8_t scan(xq_board *b, uint32_t now_us) {
+  if ((int32_t)(now_us - b->next_scan_us) < 0) return 0;
   b->next_scan_us += b->scan_period_us;
   /* Fell more than a period behind (a long LED frame, a debugger): restart the grid, no burst. */
   if ((int32_t)(now_us - b->next_scan_us) >= 0) b->next_scan_us = now_us + b->scan_period_us;
@@ -164,6 +172,20 @@ static void scan(xq_board *b, uint32_t now_us) {
     b->change_pending = 0;
     push(b, XQ_T_SNAPSHOT, XQ_REASON_BOOT, 0, 0, 0);
   }
+  return 1;
+}
+
+/* The show blocks (interrupts off) for XQ_LED_SHOW_US, so it goes where it ends before the next
+   scan is due: right after a scan, or whenever that much time is left. A scan period too short to
+   hold it (above ~250 Hz) still gets it right after a scan: that one scan is late, and the grid
+   restarts after it (see scan()). */
+static void show_leds(xq_board *b, uint32_t now_us, uint8_t scanned) {
+  if (!b->led_pending) return;
+  if (!scanned && (int32_t)(b->next_scan_us - now_us) < (int32_t)(XQ_LED_SHOW_US + XQ_LED_MARGIN_US)) return;
+  b->hal->leds(b->hal->ctx, b->led_grb);
+  b->led_shows++;
+  b->led_pending = 0;
+  push(b, XQ_T_ACK, XQ_T_LED_FRAME, XQ_ACK_OK, b->led_echo, 0);
 }
 
 static void schedule_snapshots(xq_board *b) {
@@ -253,7 +275,7 @@ void xq_board_poll(xq_board *b, uint32_t now_us, uint32_t now_ms) {
   b->now_ms = now_ms;
   receive(b);
   sample_buttons(b);
-  scan(b, now_us);
+  show_leds(b, now_us, scan(b, now_us));
   schedule_snapshots(b);
   transmit(b);
 }

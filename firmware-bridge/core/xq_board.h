@@ -4,6 +4,7 @@
 #ifndef XQ_BOARD_H
 #define XQ_BOARD_H
 #include <stdint.h>
+#include "xq_leds.h"
 #include "xq_proto.h"
 #include "xq_sense.h"
 #ifdef __cplusplus
@@ -21,8 +22,10 @@ typedef struct {
   /* Bytes that tx_write can take now without blocking. */
   uint16_t (*tx_room)(void *ctx);
   void (*tx_write)(void *ctx, const uint8_t *data, uint16_t len);
-  /* Shows 90 x RGB; NULL: the board has no LEDs. */
-  void (*leds)(void *ctx, const uint8_t *rgb);
+  /* Clocks out the chain: 270 bytes, G,R,B per LED in chain order (xq_leds_render). Blocks for
+     about XQ_LED_SHOW_US; the board calls it only where it fits between two scans.
+     NULL: the board has no LEDs (LED_FRAME is answered "unsupported"). */
+  void (*leds)(void *ctx, const uint8_t *grb);
 } xq_hal;
 
 typedef struct {
@@ -33,12 +36,18 @@ typedef struct {
   uint16_t scan_hz;
   uint16_t heartbeat_ms;
   uint8_t debounce; /* scans */
+  uint8_t led_serpentine; /* the LED chain snakes back on odd ranks (xq_led_index) */
+  uint8_t led_brightness; /* limit: a frame's 255 is shown as this (0..255) */
 } xq_config;
 
 #define XQ_DEFAULT_SCAN_HZ 200
 #define XQ_DEFAULT_HEARTBEAT_MS 1000
 #define XQ_DEFAULT_DEBOUNCE 3
 #define XQ_QUEUE_LEN 16
+/* Time the HAL's `leds` takes for 90 LEDs (24 bits of 1.25 us each, plus the gaps between LEDs),
+   rounded up, and the margin kept before the next scan for the scan itself and poll jitter. */
+#define XQ_LED_SHOW_US 3000u
+#define XQ_LED_MARGIN_US 1000u
 
 /* Something to send; the frame itself is built when it goes out, from the state at that time. */
 typedef struct {
@@ -78,6 +87,11 @@ typedef struct {
   uint32_t last_snapshot_ms;
   uint16_t rx_bad;
   uint16_t tx_deferred;
+  /* The latched LED frame, already in chain order: shown between two scans, then ACKed. */
+  uint8_t led_pending;
+  uint16_t led_echo;
+  uint32_t led_shows;
+  uint8_t led_grb[XQ_LED_BYTES];
   uint8_t wire[XQ_BOARD_TX_MAX];
 } xq_board;
 

@@ -24,10 +24,10 @@ unsigned xqt_hex(const char *hex, unsigned char *out) {
   return n;
 }
 
-extern const xqt_case codec_cases[], sense_cases[], board_cases[];
+extern const xqt_case codec_cases[], sense_cases[], leds_cases[], board_cases[];
 
 int main(void) {
-  const xqt_case *suites[] = {codec_cases, sense_cases, board_cases};
+  const xqt_case *suites[] = {codec_cases, sense_cases, leds_cases, board_cases};
   int tests = 0, failed_tests = 0;
   unsigned s;
   for (s = 0; s < sizeof suites / sizeof suites[0]; s++) {

@@ -4,6 +4,8 @@
 #include "../core/xq_board.h"
 #include "xqtest.h"
 
+static uint32_t now_us, now_ms, us_acc;
+
 typedef struct {
   uint8_t cells[90]; /* what the sensors see */
   uint8_t sensing, active_low;
@@ -16,7 +18,12 @@ typedef struct {
   unsigned reads;
   uint8_t leds[270];
   int led_frames;
+  uint32_t last_read_us; /* when the sensors were last read */
+  int32_t led_room_us;   /* at the last show: time left before the next scan was due */
+  int led_after_scan;    /* the last show came in the same poll as a scan */
 } fake;
+
+static xq_board board;
 
 static void f_read_raw(void *ctx, uint8_t *raw, uint16_t nbits) {
   fake *f = ctx;
@@ -33,6 +40,7 @@ static void f_read_raw(void *ctx, uint8_t *raw, uint16_t nbits) {
   }
   (void)nbits;
   f->reads++;
+  f->last_read_us = now_us;
 }
 static uint8_t f_button(void *ctx, uint8_t side) { return ((fake *)ctx)->pressed[side]; }
 static int16_t f_rx(void *ctx) {
@@ -47,10 +55,12 @@ static void f_write(void *ctx, const uint8_t *d, uint16_t n) {
   f->tx_len += n;
   if (f->tx_room_limit != 0xFFFF) f->tx_room_limit -= n;
 }
-static void f_leds(void *ctx, const uint8_t *rgb) {
+static void f_leds(void *ctx, const uint8_t *grb) {
   fake *f = ctx;
-  memcpy(f->leds, rgb, 270);
+  memcpy(f->leds, grb, 270);
   f->led_frames++;
+  f->led_room_us = (int32_t)(board.next_scan_us - now_us);
+  f->led_after_scan = f->last_read_us == now_us;
 }
 
 typedef struct {
@@ -85,14 +95,12 @@ static void collect(fake *f) {
   f->tx_len = 0;
 }
 
-static xq_board board;
 static fake fk;
-static uint32_t now_us, now_ms, us_acc;
 static const xq_hal HAL = {&fk, f_read_raw, f_button, f_rx, f_room, f_write, NULL};
 static const xq_hal HAL_LEDS = {&fk, f_read_raw, f_button, f_rx, f_room, f_write, f_leds};
 
 static void start(uint8_t sensing, const xq_hal *hal) {
-  xq_config cfg = {"test-board", 0, 1, {1, 2, 3}, 200, 1000, 3};
+  xq_config cfg = {"test-board", 0, 1, {1, 2, 3}, 200, 1000, 3, 1, 255};
   memset(&fk, 0, sizeof fk);
   cfg.sensing = sensing;
   fk.sensing = sensing;
@@ -119,6 +127,8 @@ static void run_ms(unsigned ms) {
 }
 
 static void send_cmd(uint8_t type, uint16_t seq, const uint8_t *body, uint16_t len) {
+  if (fk.rx_pos == fk.rx_len) fk.rx_pos = fk.rx_len = 0; /* all read: start the buffer afresh */
+  CHECK(fk.rx_len + XQ_WIRE_LEN(len) <= sizeof fk.rx);
   fk.rx_len += xq_frame_write(fk.rx + fk.rx_len, type, seq, body, len);
 }
 
@@ -270,17 +280,84 @@ static void commands(void) {
 }
 
 static void leds_when_present(void) {
-  uint8_t body[270];
+  uint8_t body[270], want[270];
   int i;
   start(XQ_SENSING_OCCUPANCY, &HAL_LEDS);
   run_ms(30);
   CHECK_EQ(frames[0].body[10], XQ_CAP_LEDS | XQ_CAP_BUTTONS);
   for (i = 0; i < 270; i++) body[i] = (uint8_t)i; /* has a zero: COBS must carry it */
   send_cmd(XQ_T_LED_FRAME, 1, body, 270);
-  run_ms(1);
+  run_ms(6); /* one scan period at most */
   CHECK_EQ(fk.led_frames, 1);
-  CHECK_BYTES(fk.leds, body, 270);
+  /* Chain order (serpentine), G R B. */
+  xq_leds_render(body, 1, 255, want);
+  CHECK_BYTES(fk.leds, want, 270);
+  CHECK_EQ(fk.leds[0], 1);           /* a0: G */
+  CHECK_EQ(fk.leds[9 * 3 + 1], 51);  /* LED 9 is i1 (Square 17): R = 17 * 3 */
+  CHECK_EQ(fk.leds[17 * 3 + 2], 29); /* LED 17 is a1 (Square 9): B = 9 * 3 + 2 */
   CHECK_EQ(last_of(XQ_T_ACK)->body[3], XQ_ACK_OK);
+  CHECK_EQ(xq_get_u16(last_of(XQ_T_ACK)->body), 1);
+}
+
+/* The configured limit and layout are applied; a board with another config shows another order. */
+static void leds_brightness_and_layout_from_config(void) {
+  uint8_t body[270], want[270];
+  xq_config cfg = {"test-board", 0, 1, {1, 2, 3}, 200, 1000, 3, 0, 100};
+  int i;
+  start(XQ_SENSING_OCCUPANCY, &HAL_LEDS);
+  xq_board_init(&board, &cfg, &HAL_LEDS, now_us, now_ms);
+  run_ms(30);
+  for (i = 0; i < 270; i++) body[i] = (uint8_t)(255 - i);
+  send_cmd(XQ_T_LED_FRAME, 7, body, 270);
+  run_ms(6);
+  CHECK_EQ(fk.led_frames, 1);
+  for (i = 0; i < 90; i++) { /* straight chain: LED i is Square i */
+    want[3 * i] = (uint8_t)((body[3 * i + 1] * 100 + 127) / 255);
+    want[3 * i + 1] = (uint8_t)((body[3 * i] * 100 + 127) / 255);
+    want[3 * i + 2] = (uint8_t)((body[3 * i + 2] * 100 + 127) / 255);
+  }
+  CHECK_BYTES(fk.leds, want, 270);
+}
+
+/* The show (which blocks on the Mega) goes between scans; its ACK keeps the command order. */
+static void leds_shown_between_scans_acked_in_order(void) {
+  uint8_t body[270];
+  int before, i, shows = 0;
+  unsigned reads;
+  start(XQ_SENSING_OCCUPANCY, &HAL_LEDS);
+  run_ms(30);
+  memset(body, 0x40, sizeof body);
+  before = nframes;
+  send_cmd(XQ_T_LED_FRAME, 10, body, 270);
+  send_cmd(XQ_T_PING, 11, NULL, 0);
+  run_ms(6);
+  CHECK_EQ(nframes - before, 2);
+  CHECK_EQ(frames[before].type, XQ_T_ACK); /* the frame's ACK first, though the PING waited */
+  CHECK_EQ(xq_get_u16(frames[before].body), 10);
+  CHECK_EQ(frames[before + 1].type, XQ_T_PONG);
+  CHECK(fk.led_after_scan || fk.led_room_us >= (int32_t)(XQ_LED_SHOW_US + XQ_LED_MARGIN_US));
+  /* A frame every 25 ms (what 115200 baud carries): every one shown, every scan on time. */
+  reads = fk.reads;
+  before = nframes;
+  for (i = 0; i < 40; i++) {
+    send_cmd(XQ_T_LED_FRAME, (uint16_t)(100 + i), body, 270);
+    run_ms(25);
+    shows += fk.led_after_scan || fk.led_room_us >= (int32_t)(XQ_LED_SHOW_US + XQ_LED_MARGIN_US);
+  }
+  CHECK_EQ(fk.led_frames, 41);
+  CHECK_EQ(shows, 40);
+  CHECK_EQ(count_type(XQ_T_ACK, before), 40);
+  CHECK(fk.reads - reads >= 199 && fk.reads - reads <= 201);
+  /* At 1000 Hz there is no room between scans: shown right after one. */
+  xq_put_u16(body, 1000);
+  send_cmd(XQ_T_SET_SCAN_RATE, 200, body, 2);
+  run_ms(5);
+  send_cmd(XQ_T_LED_FRAME, 201, body, 270);
+  run_ms(5);
+  CHECK_EQ(fk.led_frames, 42);
+  CHECK(fk.led_after_scan);
+  CHECK_EQ(last_of(XQ_T_ACK)->body[3], XQ_ACK_OK);
+  CHECK_EQ(bad_frames, 0);
 }
 
 static void garbage_is_counted_and_survived(void) {
@@ -405,6 +482,8 @@ const xqt_case board_cases[] = {
     {"change and heartbeat", change_and_heartbeat},
     {"commands", commands},
     {"leds when present", leds_when_present},
+    {"leds brightness and layout from config", leds_brightness_and_layout_from_config},
+    {"leds shown between scans, acked in order", leds_shown_between_scans_acked_in_order},
     {"garbage is counted and survived", garbage_is_counted_and_survived},
     {"fuzz random input", fuzz_random_input},
     {"full tx never blocks scanning", full_tx_never_blocks_scanning},
