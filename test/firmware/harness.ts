@@ -24,6 +24,22 @@ export function make(...targets: string[]): string {
   return r.stdout;
 }
 
+export interface LedCapture {
+  /** Frames latched so far (the line held low >= 50 us after data). */
+  frames: number;
+  /** The last frame's bytes as clocked out, G R B per LED in chain order. */
+  grb: Uint8Array;
+  bits: number;
+  /** Shortest and longest high time of 0 bits, of 1 bits; bit periods (rise to rise). */
+  t0hNs: [number, number];
+  t1hNs: [number, number];
+  periodNs: [number, number];
+  /** Longest low time inside the frame (the gaps between LEDs). */
+  lowMaxNs: number;
+  /** First rising edge to last falling edge. */
+  showUs: number;
+}
+
 export class SimHarness {
   readonly ptyPath: Promise<string>;
   private readonly child: ChildProcessWithoutNullStreams;
@@ -32,8 +48,9 @@ export class SimHarness {
   private failure: Error | undefined;
   stderr = '';
 
-  constructor(elf: 'xqboard' | 'xqboard-colour') {
-    const args = [`${FIRMWARE_DIR}build/${elf}.elf`, ...(elf === 'xqboard-colour' ? ['--colour'] : [])];
+  constructor(elf: 'xqboard' | 'xqboard-colour' | 'xqboard-matrix') {
+    const flag = { xqboard: [], 'xqboard-colour': ['--colour'], 'xqboard-matrix': ['--matrix'] }[elf];
+    const args = [`${FIRMWARE_DIR}build/${elf}.elf`, ...flag];
     this.child = spawn(`${FIRMWARE_DIR}build/xqsim`, args);
     this.child.on('error', (e) => {
       this.failure = new Error(
@@ -77,12 +94,36 @@ export class SimHarness {
     if (reply.startsWith('error')) throw new Error(`xqsim: ${reply}`);
   }
 
-  /** Scans the harness saw (/PL pulses) and the simulated time. */
-  async stats(): Promise<{ simMs: number; scans: number; chainReadUs: number }> {
+  /** Scans the harness saw (/PL pulses, or row 0 selections on a matrix), the simulated time,
+   *  and the LED frames decoded on the data pin. */
+  async stats(): Promise<{ simMs: number; scans: number; chainReadUs: number; ledFrames: number }> {
     this.child.stdin.write('stats\n');
     const line = await this.nextLine((l) => l.startsWith('stats '));
-    const m = /sim_ms=(\d+) scans=(\d+) chain_read_us=([\d.]+)/.exec(line);
-    return { simMs: Number(m?.[1]), scans: Number(m?.[2]), chainReadUs: Number(m?.[3]) };
+    const m = /sim_ms=(\d+) scans=(\d+) chain_read_us=([\d.]+) led_frames=(\d+)/.exec(line);
+    if (!m) throw new Error(`xqsim: unexpected stats line '${line}'`);
+    return { simMs: Number(m[1]), scans: Number(m[2]), chainReadUs: Number(m[3]), ledFrames: Number(m[4]) };
+  }
+
+  /** The last LED frame the harness decoded from the WS2812 data pin (PA4), with its timing. */
+  async leds(): Promise<LedCapture> {
+    this.child.stdin.write('leds\n');
+    const line = await this.nextLine((l) => l.startsWith('leds '));
+    const m =
+      /frames=(\d+) grb=([0-9a-f]*) bits=(\d+) t0h_ns=(\d+)-(\d+) t1h_ns=(\d+)-(\d+) period_ns=(\d+)-(\d+) low_max_ns=(\d+) show_us=([\d.]+)/.exec(
+        line,
+      );
+    if (!m) throw new Error(`xqsim: unexpected leds line '${line}'`);
+    const n = (i: number) => Number(m[i]);
+    return {
+      frames: n(1),
+      grb: Uint8Array.from(Buffer.from(m[2]!, 'hex')),
+      bits: n(3),
+      t0hNs: [n(4), n(5)],
+      t1hNs: [n(6), n(7)],
+      periodNs: [n(8), n(9)],
+      lowMaxNs: n(10),
+      showUs: n(11),
+    };
   }
 
   /** Waits until the simulated MCU has run `ms` more milliseconds (it may lag the wall clock). */
