@@ -57,6 +57,7 @@ void xq_board_init(xq_board *b, const xq_config *cfg, const xq_hal *hal, uint32_
   b->tx_deferred = 0;
   b->led_pending = 0;
   b->led_echo = 0;
+  b->led_rgb = 0;
   b->led_shows = 0;
   push(b, XQ_T_INFO, 0, 0, 0, now_ms);
 }
@@ -111,9 +112,10 @@ static void on_command(xq_board *b, const xq_frame *f) {
         ack(b, f, XQ_ACK_UNSUPPORTED);
         return;
       }
-      /* Latch it (f->body lives in the RX buffer); "ACK 0 when shown" comes after the show. */
-      xq_leds_render(f->body, b->cfg.led_serpentine, b->cfg.led_brightness, b->led_grb);
-      b->led_pending = 1;
+      /* Latched where it is: receive() reads nothing more until it is shown, so the RX buffer
+         holds it. Rendered in the show's slot; "ACK 0 when shown" comes after the show. */
+      b->led_rgb = f->body;
+      b->led_pending = 1; /* 2 from the next poll on: see show_leds() */
       b->led_echo = f->seq;
       return;
     default:
@@ -125,8 +127,10 @@ static void on_command(xq_board *b, const xq_frame *f) {
 static void receive(xq_board *b) {
   int16_t c;
   xq_frame f;
-  /* Bounded: at most one RX buffer's worth per poll keeps the scan on time under a flood. */
-  uint16_t budget = 300;
+  /* Bounded: ~0.2 ms of bytes per poll on the Mega (~200 cycles each with the running CRC), so
+     a backlog (bytes wait while an LED frame waits for its slot) never makes a scan late by more.
+     Even so a poll reads ~80 bytes/ms, far more than the 11.5 bytes/ms of 115200 baud. */
+  uint16_t budget = XQ_RX_BUDGET;
   /* While a frame waits to be shown, later commands wait in the UART buffer: their replies must
      not overtake its ACK (PROTOCOL.md: replies in command order). It waits one scan period at most. */
   while (!b->led_pending && budget-- && (c = b->hal->rx_byte(b->hal->ctx)) >= 0) {
@@ -181,7 +185,14 @@ static uint8_t scan(xq_board *b, uint32_t now_us) {
    restarts after it (see scan()). */
 static void show_leds(xq_board *b, uint32_t now_us, uint8_t scanned) {
   if (!b->led_pending) return;
+  if (b->led_pending == 1) {
+    /* Latched in this poll: checking and rendering it took time that now_us does not know of.
+       The next poll brings a fresh clock. */
+    b->led_pending = 2;
+    return;
+  }
   if (!scanned && (int32_t)(b->next_scan_us - now_us) < (int32_t)(XQ_LED_SHOW_US + XQ_LED_MARGIN_US)) return;
+  xq_leds_render(b->led_rgb, b->cfg.led_serpentine, b->cfg.led_brightness, b->led_grb);
   b->hal->leds(b->hal->ctx, b->led_grb);
   b->led_shows++;
   b->led_pending = 0;
@@ -272,10 +283,14 @@ static void transmit(xq_board *b) {
 }
 
 void xq_board_poll(xq_board *b, uint32_t now_us, uint32_t now_ms) {
+  uint8_t scanned;
   b->now_ms = now_ms;
+  /* The scan first, when due: a command that takes long (an LED frame is checked and rendered
+     at its delimiter) then never makes it late. */
+  scanned = scan(b, now_us);
   receive(b);
   sample_buttons(b);
-  show_leds(b, now_us, scan(b, now_us));
+  show_leds(b, now_us, scanned);
   schedule_snapshots(b);
   transmit(b);
 }

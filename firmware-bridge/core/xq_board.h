@@ -44,9 +44,11 @@ typedef struct {
 #define XQ_DEFAULT_HEARTBEAT_MS 1000
 #define XQ_DEFAULT_DEBOUNCE 3
 #define XQ_QUEUE_LEN 16
-/* Time the HAL's `leds` takes for 90 LEDs (24 bits of 1.25 us each, plus the gaps between LEDs),
-   rounded up, and the margin kept before the next scan for the scan itself and poll jitter. */
-#define XQ_LED_SHOW_US 3000u
+#define XQ_RX_BUDGET 16 /* received bytes handled per poll */
+/* Time a show takes: rendering (~0.4 ms on the Mega) and the HAL's `leds` for 90 LEDs (24 bits
+   of 1.25 us each plus the gaps between LEDs, 2.8 ms measured in simavr), rounded up; and the
+   margin kept before the next scan for the scan itself and poll jitter. */
+#define XQ_LED_SHOW_US 3500u
 #define XQ_LED_MARGIN_US 1000u
 
 /* Something to send; the frame itself is built when it goes out, from the state at that time. */
@@ -87,9 +89,11 @@ typedef struct {
   uint32_t last_snapshot_ms;
   uint16_t rx_bad;
   uint16_t tx_deferred;
-  /* The latched LED frame, already in chain order: shown between two scans, then ACKed. */
-  uint8_t led_pending;
+  /* The latched LED frame (its body, still in rx.buf): rendered to chain order and shown between
+     two scans, then ACKed. */
+  uint8_t led_pending; /* 0 none, 1 latched in this poll, 2 waiting for its slot */
   uint16_t led_echo;
+  const uint8_t *led_rgb;
   uint32_t led_shows;
   uint8_t led_grb[XQ_LED_BYTES];
   uint8_t wire[XQ_BOARD_TX_MAX];

@@ -54,27 +54,48 @@ int8_t xq_cells_unpack(const uint8_t in[XQ_CELL_BYTES], uint8_t sensing, uint8_t
 
 void xq_rx_init(xq_rx *rx) {
   rx->len = 0;
+  rx->wire = 0;
+  rx->crc = XQ_CRC16_INIT;
+  rx->left = 0;
+  rx->zero = 0;
   rx->overflow = 0;
 }
 
+static void rx_emit(xq_rx *rx, uint8_t byte) {
+  rx->buf[rx->len++] = byte; /* len < wire <= XQ_WIRE_MAX: always room */
+  rx->crc = xq_crc16_byte(rx->crc, byte);
+}
+
 int8_t xq_rx_push(xq_rx *rx, uint8_t byte, xq_frame *f) {
-  int16_t n;
+  uint16_t len;
   if (byte != 0) {
-    if (rx->len < XQ_WIRE_MAX) {
-      rx->buf[rx->len++] = byte;
-    } else {
+    if (rx->overflow) return XQ_RX_NONE;
+    if (++rx->wire > XQ_WIRE_MAX) {
       rx->overflow = 1;
+      return XQ_RX_NONE;
+    }
+    if (rx->left == 0) { /* a code byte: the previous block's implied zero, if any, was real */
+      if (rx->zero) rx_emit(rx, 0);
+      rx->zero = byte != 0xFF;
+      rx->left = (uint8_t)(byte - 1);
+    } else {
+      rx_emit(rx, byte);
+      rx->left--;
     }
     return XQ_RX_NONE;
   }
   /* Delimiter: judge what was collected, then start afresh whatever happened. */
-  if (rx->overflow) {
+  if (rx->wire == 0 && !rx->overflow) return XQ_RX_NONE;
+  len = rx->len;
+  if (rx->overflow || rx->left != 0 || len < XQ_FRAME_MIN || len > XQ_FRAME_MAX || rx->crc != 0) {
     xq_rx_init(rx);
     return XQ_RX_BAD;
   }
-  if (rx->len == 0) return XQ_RX_NONE;
-  n = xq_cobs_decode(rx->buf, rx->len, rx->buf, XQ_WIRE_MAX);
-  rx->len = 0;
-  if (n < 0 || xq_frame_check(rx->buf, (uint16_t)n, f) != 0) return XQ_RX_BAD;
+  /* The CRC is appended big-endian, so the CRC over the whole frame is 0. */
+  f->type = rx->buf[0];
+  f->seq = xq_get_u16(rx->buf + 1);
+  f->body = rx->buf + 3;
+  f->body_len = (uint16_t)(len - 5);
+  xq_rx_init(rx);
   return XQ_RX_FRAME;
 }

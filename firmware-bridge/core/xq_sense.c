@@ -20,15 +20,24 @@ void xq_chain_read(const xq_chain_pins *p, uint8_t *raw, uint16_t nbits) {
 }
 
 void xq_matrix_read(const xq_matrix_pins *p, uint8_t *raw, uint16_t nbits) {
-  uint8_t r, c;
+  uint8_t r, c, mask = 1, acc = 0;
   uint16_t k = 0;
-  for (r = 0; r < p->rows; r++) {
+  /* A walking mask, as in xq_chain_read: xq_raw_set's variable shifts are loops on an AVR and
+     made a 90-point read take ~0.8 ms instead of ~0.35. */
+  for (r = 0; r < p->rows && k < nbits; r++) {
     p->row(p->ctx, r, 1);
-    for (c = 0; c < p->cols; c++, k++) {
-      if (k < nbits) xq_raw_set(raw, k, p->col(p->ctx, c));
+    for (c = 0; c < p->cols && k < nbits; c++, k++) {
+      if (p->col(p->ctx, c)) acc |= mask;
+      mask = (uint8_t)(mask << 1);
+      if (!mask) {
+        *raw++ = acc;
+        acc = 0;
+        mask = 1;
+      }
     }
     p->row(p->ctx, r, 0);
   }
+  if (mask != 1) *raw = acc;
 }
 
 uint8_t xq_raw_cell(const uint8_t *raw, uint8_t sensing, uint8_t active_low, uint8_t sq) {

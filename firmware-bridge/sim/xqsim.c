@@ -9,9 +9,11 @@
  *   button red|black    press a clock button for 60 ms (simulated time); "ok" after the release
  *   glitch <sq> <us>    square <sq> reads the opposite for <us> microseconds (simulated);
  *                       answered "ok glitch <sq>" when it is back
- *   stats               prints "stats sim_ms=<n> scans=<n> chain_read_us=<x> led_frames=<n>"
- *                       (scans = /PL pulses seen, or row 0 selections on a matrix; chain_read_us =
- *                       the last read, /PL low to /CE high, or row 0 low to row 9 high)
+ *   stats               prints "stats sim_ms=<n> scans=<n> chain_read_us=<x> led_frames=<n>
+ *                       scan_gap_max_us=<x>" (scans = /PL pulses seen, or row 0 selections on a
+ *                       matrix; chain_read_us = the last read, /PL low to /CE high, or row 0 low to
+ *                       row 9 high; scan_gap_max_us = the longest time from one scan to the next
+ *                       since the previous `stats`)
  *   leds                prints "leds frames=<n> grb=<hex> t0h_ns=<min>-<max> t1h_ns=<min>-<max>
  *                       period_ns=<min>-<max> low_max_ns=<n> show_us=<x>": the last complete frame
  *                       decoded from the WS2812 data pin (PA4), and its timing
@@ -52,6 +54,13 @@ static unsigned char shift[MAX_CHIPS * 8];
 static int pos, pl_level = 1, ce_level = 1;
 static unsigned long scans;
 static avr_cycle_count_t scan_started, scan_cycles; /* /PL low to /CE high: one chain read */
+static avr_cycle_count_t scan_gap_max; /* longest time between two scans since the last `stats` */
+
+static void scan_begins(void) {
+  if (scan_started && avr->cycle - scan_started > scan_gap_max) scan_gap_max = avr->cycle - scan_started;
+  scans++;
+  scan_started = avr->cycle;
+}
 
 static void put_q7(void) { avr_raise_irq(q7_irq, pos < MAX_CHIPS * 8 ? shift[pos] : 0); }
 
@@ -61,8 +70,7 @@ static void on_pl(struct avr_irq_t *irq, uint32_t value, void *param) {
   if (!pl_level) { /* parallel load */
     memcpy(shift, sensors, sizeof shift);
     pos = 0;
-    scans++;
-    scan_started = avr->cycle;
+    scan_begins();
     put_q7();
   }
 }
@@ -99,10 +107,7 @@ static void on_row(struct avr_irq_t *irq, uint32_t value, void *param) {
   long r = (long)param;
   (void)irq;
   row_level[r] = value & 1;
-  if (r == 0 && !row_level[r]) {
-    scans++;
-    scan_started = avr->cycle;
-  }
+  if (r == 0 && !row_level[r]) scan_begins();
   if (r == 9 && row_level[r] && scan_started) scan_cycles = avr->cycle - scan_started;
   update_columns();
 }
@@ -261,8 +266,10 @@ static void command(char *cmd) {
     avr_cycle_timer_register_usec(avr, (uint32_t)us, glitch_end, NULL);
     return;
   } else if (!strcmp(cmd, "stats")) {
-    printf("stats sim_ms=%llu scans=%lu chain_read_us=%.1f led_frames=%lu\n",
-           (unsigned long long)(avr->cycle * 1000 / FREQ), scans, scan_cycles * 1e6 / FREQ, led_frames);
+    printf("stats sim_ms=%llu scans=%lu chain_read_us=%.1f led_frames=%lu scan_gap_max_us=%.1f\n",
+           (unsigned long long)(avr->cycle * 1000 / FREQ), scans, scan_cycles * 1e6 / FREQ, led_frames,
+           scan_gap_max * 1e6 / FREQ);
+    scan_gap_max = 0;
   } else if (!strcmp(cmd, "leds")) {
     print_leds();
   } else if (!strcmp(cmd, "quit")) {

@@ -114,12 +114,12 @@ static void start(uint8_t sensing, const xq_hal *hal) {
   xq_board_init(&board, &cfg, hal, now_us, now_ms);
 }
 
-/* Runs the board for `ms` milliseconds, polled every 250 us. */
+/* Runs the board for `ms` milliseconds, polled every 50 us (the Mega's loop runs about that often). */
 static void run_ms(unsigned ms) {
   unsigned i;
-  for (i = 0; i < ms * 4; i++) {
-    now_us += 250;
-    us_acc += 250;
+  for (i = 0; i < ms * 20; i++) {
+    now_us += 50;
+    us_acc += 50;
     if (us_acc >= 1000) now_ms++, us_acc -= 1000;
     xq_board_poll(&board, now_us, now_ms);
   }

@@ -5,6 +5,21 @@
 #include "../core/xq_proto.h"
 #include "xqtest.h"
 
+/* The byte-wise step equals the textbook bitwise one, for every byte and many CRC states. */
+static uint16_t crc_bitwise(uint16_t crc, uint8_t byte) {
+  int i;
+  crc ^= (uint16_t)(byte << 8);
+  for (i = 0; i < 8; i++) crc = (uint16_t)(crc & 0x8000u ? ((unsigned)crc << 1) ^ 0x1021u : (unsigned)crc << 1);
+  return crc;
+}
+static void crc_bytewise_equals_bitwise(void) {
+  unsigned crc, b, wrong = 0;
+  for (crc = 0; crc < 0x10000u; crc += 251)
+    for (b = 0; b < 256; b++) wrong += xq_crc16_byte((uint16_t)crc, (uint8_t)b) != crc_bitwise((uint16_t)crc, (uint8_t)b);
+  CHECK_EQ(wrong, 0);
+  CHECK_EQ(xq_crc16_byte(0xFFFF, 0xFF), crc_bitwise(0xFFFF, 0xFF));
+}
+
 static void crc_check_value(void) {
   const unsigned char s[] = "123456789";
   unsigned char with_crc[11];
@@ -251,6 +266,7 @@ static void rx_random_bytes_never_frame(void) {
 
 const xqt_case codec_cases[] = {
     {"crc check value", crc_check_value},
+    {"crc byte-wise equals bitwise", crc_bytewise_equals_bitwise},
     {"cobs known vectors", cobs_known_vectors},
     {"cobs long runs", cobs_long_runs},
     {"cobs random roundtrip", cobs_random_roundtrip},

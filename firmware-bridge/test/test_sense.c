@@ -116,6 +116,25 @@ static void matrix_bit_order(void) {
   CHECK_EQ(mx_row, -1); /* no row left driven */
 }
 
+/* Every point, in random patterns; a shorter read never writes past its last byte. */
+static void matrix_random_patterns(void) {
+  xq_matrix_pins pins = {NULL, 10, 9, mx_drive, mx_col};
+  uint8_t raw[XQ_RAW_BYTES + 1];
+  int round, k;
+  srand(7);
+  for (round = 0; round < 200; round++) {
+    for (k = 0; k < 90; k++) mx_on[k / 9][k % 9] = (unsigned char)(rand() & 1);
+    memset(raw, 0xA5, sizeof raw);
+    xq_matrix_read(&pins, raw, 90);
+    for (k = 0; k < 90; k++) CHECK_EQ(xq_raw_bit(raw, (uint16_t)k), mx_on[k / 9][k % 9]);
+    CHECK_EQ(raw[12], 0xA5); /* 90 bits end in byte 11 */
+  }
+  memset(raw, 0xA5, sizeof raw);
+  xq_matrix_read(&pins, raw, 16);
+  CHECK_EQ(raw[2], 0xA5);
+  CHECK_EQ(mx_row, -1);
+}
+
 static void set_sq(uint8_t *raw, int sq, int on, int active_low) { xq_raw_set(raw, (uint16_t)sq, (uint8_t)(on ^ active_low)); }
 
 static void debounce_needs_n_equal_scans(void) {
@@ -214,6 +233,7 @@ const xqt_case sense_cases[] = {
     {"chain bit order", chain_bit_order},
     {"chain colour length", chain_colour_length},
     {"matrix bit order", matrix_bit_order},
+    {"matrix random patterns", matrix_random_patterns},
     {"debounce needs n equal scans", debounce_needs_n_equal_scans},
     {"debounce ignores flicker", debounce_ignores_flicker},
     {"debounce matches raw cell", debounce_matches_raw_cell},

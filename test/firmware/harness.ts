@@ -24,6 +24,19 @@ export function make(...targets: string[]): string {
   return r.stdout;
 }
 
+export interface SimStats {
+  /** Simulated time since reset. */
+  simMs: number;
+  /** Scans seen on the pins (/PL pulses, or row 0 selections on a matrix). */
+  scans: number;
+  /** The last sensor read, first to last pin step. */
+  chainReadUs: number;
+  /** LED frames latched on the data pin. */
+  ledFrames: number;
+  /** Longest time from one scan to the next since the previous `stats()`. */
+  scanGapMaxUs: number;
+}
+
 export interface LedCapture {
   /** Frames latched so far (the line held low >= 50 us after data). */
   frames: number;
@@ -96,12 +109,20 @@ export class SimHarness {
 
   /** Scans the harness saw (/PL pulses, or row 0 selections on a matrix), the simulated time,
    *  and the LED frames decoded on the data pin. */
-  async stats(): Promise<{ simMs: number; scans: number; chainReadUs: number; ledFrames: number }> {
+  async stats(): Promise<SimStats> {
     this.child.stdin.write('stats\n');
     const line = await this.nextLine((l) => l.startsWith('stats '));
-    const m = /sim_ms=(\d+) scans=(\d+) chain_read_us=([\d.]+) led_frames=(\d+)/.exec(line);
+    const m =
+      /sim_ms=(\d+) scans=(\d+) chain_read_us=([\d.]+) led_frames=(\d+) scan_gap_max_us=([\d.]+)/.exec(line);
     if (!m) throw new Error(`xqsim: unexpected stats line '${line}'`);
-    return { simMs: Number(m[1]), scans: Number(m[2]), chainReadUs: Number(m[3]), ledFrames: Number(m[4]) };
+    const [simMs, scans, chainReadUs, ledFrames, scanGapMaxUs] = m.slice(1).map(Number) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    return { simMs, scans, chainReadUs, ledFrames, scanGapMaxUs };
   }
 
   /** The last LED frame the harness decoded from the WS2812 data pin (PA4), with its timing. */
