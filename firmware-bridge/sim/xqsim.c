@@ -13,7 +13,8 @@
  *                       scan_gap_max_us=<x>" (scans = /PL pulses seen, or row 0 selections on a
  *                       matrix; chain_read_us = the last read, /PL low to /CE high, or row 0 low to
  *                       row 9 high; scan_gap_max_us = the longest time from one scan to the next
- *                       since the previous `stats`)
+ *                       since `gap reset`)
+ *   gap reset           starts a new scan_gap_max_us window
  *   leds                prints "leds frames=<n> grb=<hex> t0h_ns=<min>-<max> t1h_ns=<min>-<max>
  *                       period_ns=<min>-<max> low_max_ns=<n> show_us=<x>": the last complete frame
  *                       decoded from the WS2812 data pin (PA4), and its timing
@@ -54,7 +55,7 @@ static unsigned char shift[MAX_CHIPS * 8];
 static int pos, pl_level = 1, ce_level = 1;
 static unsigned long scans;
 static avr_cycle_count_t scan_started, scan_cycles; /* /PL low to /CE high: one chain read */
-static avr_cycle_count_t scan_gap_max; /* longest time between two scans since the last `stats` */
+static avr_cycle_count_t scan_gap_max; /* longest time between two scans since `gap reset` */
 
 static void scan_begins(void) {
   if (scan_started && avr->cycle - scan_started > scan_gap_max) scan_gap_max = avr->cycle - scan_started;
@@ -269,6 +270,7 @@ static void command(char *cmd) {
     printf("stats sim_ms=%llu scans=%lu chain_read_us=%.1f led_frames=%lu scan_gap_max_us=%.1f\n",
            (unsigned long long)(avr->cycle * 1000 / FREQ), scans, scan_cycles * 1e6 / FREQ, led_frames,
            scan_gap_max * 1e6 / FREQ);
+  } else if (!strcmp(cmd, "gap reset")) {
     scan_gap_max = 0;
   } else if (!strcmp(cmd, "leds")) {
     print_leds();

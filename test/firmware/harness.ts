@@ -33,7 +33,7 @@ export interface SimStats {
   chainReadUs: number;
   /** LED frames latched on the data pin. */
   ledFrames: number;
-  /** Longest time from one scan to the next since the previous `stats()`. */
+  /** Longest time from one scan to the next since `resetGap()` (or the start). */
   scanGapMaxUs: number;
 }
 
@@ -123,6 +123,11 @@ export class SimHarness {
       number,
     ];
     return { simMs, scans, chainReadUs, ledFrames, scanGapMaxUs };
+  }
+
+  /** Starts a new window for `scanGapMaxUs`. */
+  async resetGap(): Promise<void> {
+    await this.command('gap reset');
   }
 
   /** The last LED frame the harness decoded from the WS2812 data pin (PA4), with its timing. */
