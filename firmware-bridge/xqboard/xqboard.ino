@@ -37,6 +37,9 @@ void setup() {
       XQ_DEFAULT_DEBOUNCE, XQ_LED_SERPENTINE, XQ_LED_BRIGHTNESS,
   };
   hal_mega_begin();
+  // A reset (the DTR pulse when the controller opens the port) leaves the LEDs showing what they
+  // showed: clear them until the controller sends a frame. The latch is still all zeros here.
+  if (hal_mega.leds) hal_mega.leds(hal_mega.ctx, board.led_grb);
   xq_board_init(&board, &config, &hal_mega, micros(), millis());
 }
 

@@ -58,6 +58,13 @@ describe('LED chain driven by the xqboard firmware in simavr', () => {
     expect(await link.next('ack', from, (a) => a.echo === seq)).toMatchObject({ status: 'ok', command: 5 });
   }
 
+  it('clears the LEDs at boot (a reset leaves them showing the old frame otherwise)', async () => {
+    const cap = await sim.leds();
+    expect(cap.frames).toBe(1);
+    expect(cap.bits).toBe(90 * 24);
+    expect(cap.grb).toEqual(new Uint8Array(270));
+  });
+
   it('clocks out a frame as G R B in serpentine chain order, scaled by the brightness limit', async () => {
     const rgb = new Uint8Array(270);
     for (let i = 0; i < 270; i++) rgb[i] = (i * 37 + 11) & 0xff; // every byte different per Square
@@ -65,7 +72,7 @@ describe('LED chain driven by the xqboard firmware in simavr', () => {
     rgb.fill(0, 267, 270); // i9 off
     await show(rgb);
     const cap = await sim.leds();
-    expect(cap.frames).toBe(1);
+    expect(cap.frames).toBe(2);
     expect(cap.bits).toBe(90 * 24);
     expect(hex(cap.grb)).toBe(hex(expectedChain(rgb)));
     expect(Array.from(cap.grb.subarray(0, 3))).toEqual([128, 128, 128]); // a0 is LED 0
@@ -101,7 +108,7 @@ describe('LED chain driven by the xqboard firmware in simavr', () => {
     await show(dark);
     cap = await sim.leds();
     expect(cap.grb).toEqual(dark);
-    expect(cap.frames).toBe(3);
+    expect(cap.frames).toBe(4);
   });
 
   /** Scans per second of simulated time over `ms`, and the longest gap between two scans. */

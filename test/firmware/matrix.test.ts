@@ -112,11 +112,12 @@ describe('diode-matrix firmware in simavr, read by the serial driver', () => {
     expect(seq).toBeDefined();
     // 283 bytes at 115200 baud, then the next slot between scans.
     let cap = await sim.leds();
-    for (let i = 0; i < 50 && cap.frames === 0; i++) {
+    expect(cap.frames).toBe(1); // the dark frame at boot
+    for (let i = 0; i < 50 && cap.frames === 1; i++) {
       await sim.elapse(10);
       cap = await sim.leds();
     }
-    expect(cap.frames).toBe(1);
+    expect(cap.frames).toBe(2);
     expect(cap.grb).toEqual(new Uint8Array(270).fill(128));
   });
 });
