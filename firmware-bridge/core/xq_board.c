@@ -292,5 +292,8 @@ void xq_board_poll(xq_board *b, uint32_t now_us, uint32_t now_ms) {
   sample_buttons(b);
   show_leds(b, now_us, scanned);
   schedule_snapshots(b);
-  transmit(b);
+  /* Writing a frame takes ~0.5 ms on the Mega (building it, COBS, CRC, Serial.write): not in the
+     last stretch before a scan is due, where it would make that scan late. Right after a scan
+     there is always room, so a frame waits one scan period at most. */
+  if (scanned || (int32_t)(b->next_scan_us - now_us) >= (int32_t)XQ_TX_MARGIN_US) transmit(b);
 }

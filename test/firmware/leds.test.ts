@@ -161,12 +161,13 @@ describe('LED chain driven by the xqboard firmware in simavr', () => {
     );
     expect(idle.rate).toBeGreaterThan(198);
     expect(idle.rate).toBeLessThan(202);
+    expect(idle.gapUs).toBeLessThan(5400);
     expect(f.frames).toBe(60);
     expect(f.simRate).toBeGreaterThan(198);
     expect(f.simRate).toBeLessThan(202);
     // Not only the average: no scan is late by more than a poll's worth of received bytes (a show
     // goes only where it ends before the next scan is due).
-    expect(f.s1.scanGapMaxUs).toBeLessThan(5500);
+    expect(f.s1.scanGapMaxUs).toBeLessThan(5400);
     // The board's clock does not lose the timer0 ticks of ~3 ms with interrupts off per frame.
     // Uncorrected it would lose one or two 1.024 ms overflows a frame: 60-120 ms here.
     const boardMs = f.after.tMs - f.before.tMs;
