@@ -46,9 +46,9 @@ typedef struct {
 #define XQ_QUEUE_LEN 16
 #define XQ_RX_BUDGET 16 /* received bytes handled per poll */
 #define XQ_TX_MARGIN_US 1000u /* no frame is written closer than this to the next scan */
-/* Time a show takes: rendering (~0.4 ms on the Mega) and the HAL's `leds` for 90 LEDs (24 bits
-   of 1.25 us each plus the gaps between LEDs, 2.8 ms measured in simavr), rounded up; and the
-   margin kept before the next scan for the scan itself and poll jitter. */
+/* Time a show takes: rendering (a few hundred microseconds on the Mega) and the HAL's `leds` for
+   90 LEDs (24 bits of 1.25 us each plus the gaps between LEDs: 2.8 ms in simavr), rounded up; and
+   the margin kept before the next scan for the rest of a poll. */
 #define XQ_LED_SHOW_US 3500u
 #define XQ_LED_MARGIN_US 1000u
 

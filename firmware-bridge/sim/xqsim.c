@@ -16,8 +16,9 @@
  *                       since `gap reset`)
  *   gap reset           starts a new scan_gap_max_us window
  *   leds                prints "leds frames=<n> grb=<hex> t0h_ns=<min>-<max> t1h_ns=<min>-<max>
- *                       period_ns=<min>-<max> low_max_ns=<n> show_us=<x>": the last complete frame
- *                       decoded from the WS2812 data pin (PA4), and its timing
+ *                       period_ns=<min>-<max> low_max_ns=<n> show_us=<x> after_scan_us=<x>": the
+ *                       last complete frame decoded from the WS2812 data pin (PA4), its timing, and
+ *                       when it started after the start of the last scan
  *   quit                exits (uart_pty_stop() hangs in simavr 1.6, so we never call it)
  * Each command is answered "ok <command>" or "error <why>".
  *
@@ -119,7 +120,7 @@ static void on_row(struct avr_irq_t *irq, uint32_t value, void *param) {
 typedef struct {
   unsigned char bytes[LED_MAX_BYTES];
   int bits;
-  avr_cycle_count_t start, end;
+  avr_cycle_count_t start, end, after_scan; /* after_scan: from the last scan's start to `start` */
   unsigned t0h_min, t0h_max, t1h_min, t1h_max, period_min, period_max, low_max; /* cycles */
 } led_frame_t;
 static led_frame_t led_cur, led_last;
@@ -157,6 +158,7 @@ static void on_led(struct avr_irq_t *irq, uint32_t value, void *param) {
       if (low > led_cur.low_max) led_cur.low_max = low;
     } else {
       led_cur.start = now;
+      led_cur.after_scan = scan_started ? now - scan_started : 0;
     }
     led_rise = now;
   } else {
@@ -184,10 +186,10 @@ static void print_leds(void) {
   int i;
   printf("leds frames=%lu grb=", led_frames);
   for (i = 0; i < led_last.bits / 8; i++) printf("%02x", led_last.bytes[i]);
-  printf(" bits=%d t0h_ns=%u-%u t1h_ns=%u-%u period_ns=%u-%u low_max_ns=%u show_us=%.1f\n", led_last.bits,
+  printf(" bits=%d t0h_ns=%u-%u t1h_ns=%u-%u period_ns=%u-%u low_max_ns=%u show_us=%.1f after_scan_us=%.1f\n", led_last.bits,
          ns(led_last.t0h_min), ns(led_last.t0h_max), ns(led_last.t1h_min), ns(led_last.t1h_max),
          ns(led_last.period_min), ns(led_last.period_max), ns(led_last.low_max),
-         (led_last.end - led_last.start) * 1e6 / FREQ);
+         (led_last.end - led_last.start) * 1e6 / FREQ, led_last.after_scan * 1e6 / FREQ);
 }
 
 static int set_cells(const char *cells) {

@@ -51,6 +51,8 @@ export interface LedCapture {
   lowMaxNs: number;
   /** First rising edge to last falling edge. */
   showUs: number;
+  /** From the start of the last scan before the frame to its first rising edge. */
+  afterScanUs: number;
 }
 
 export class SimHarness {
@@ -135,7 +137,7 @@ export class SimHarness {
     this.child.stdin.write('leds\n');
     const line = await this.nextLine((l) => l.startsWith('leds '));
     const m =
-      /frames=(\d+) grb=([0-9a-f]*) bits=(\d+) t0h_ns=(\d+)-(\d+) t1h_ns=(\d+)-(\d+) period_ns=(\d+)-(\d+) low_max_ns=(\d+) show_us=([\d.]+)/.exec(
+      /frames=(\d+) grb=([0-9a-f]*) bits=(\d+) t0h_ns=(\d+)-(\d+) t1h_ns=(\d+)-(\d+) period_ns=(\d+)-(\d+) low_max_ns=(\d+) show_us=([\d.]+) after_scan_us=([\d.]+)/.exec(
         line,
       );
     if (!m) throw new Error(`xqsim: unexpected leds line '${line}'`);
@@ -149,6 +151,7 @@ export class SimHarness {
       periodNs: [n(8), n(9)],
       lowMaxNs: n(10),
       showUs: n(11),
+      afterScanUs: n(12),
     };
   }
 

@@ -81,7 +81,7 @@ describe('LED chain driven by the xqboard firmware in simavr', () => {
     // LEDs (the firmware polls the UART there) must stay far below the 50 us that latches the chain.
     console.log(
       `LED frame: T0H ${cap.t0hNs.join('-')} ns, T1H ${cap.t1hNs.join('-')} ns, bit period ${cap.periodNs.join('-')} ns, ` +
-        `longest low ${cap.lowMaxNs} ns, 90 LEDs in ${cap.showUs} us`,
+        `longest low ${cap.lowMaxNs} ns, 90 LEDs in ${cap.showUs} us, starting ${cap.afterScanUs} us after a scan started`,
     );
     expect(cap.t0hNs[0]).toBeGreaterThanOrEqual(250);
     expect(cap.t0hNs[1]).toBeLessThanOrEqual(550);
