@@ -58,7 +58,6 @@ void xq_board_init(xq_board *b, const xq_config *cfg, const xq_hal *hal, uint32_
   b->led_pending = 0;
   b->led_echo = 0;
   b->led_rgb = 0;
-  b->led_shows = 0;
   push(b, XQ_T_INFO, 0, 0, 0, now_ms);
 }
 
@@ -186,15 +185,14 @@ static uint8_t scan(xq_board *b, uint32_t now_us) {
 static void show_leds(xq_board *b, uint32_t now_us, uint8_t scanned) {
   if (!b->led_pending) return;
   if (b->led_pending == 1) {
-    /* Latched in this poll: checking and rendering it took time that now_us does not know of.
-       The next poll brings a fresh clock. */
+    /* Latched in this poll, after bytes whose time now_us does not know of: the next poll
+       brings a fresh clock. */
     b->led_pending = 2;
     return;
   }
   if (!scanned && (int32_t)(b->next_scan_us - now_us) < (int32_t)(XQ_LED_SHOW_US + XQ_LED_MARGIN_US)) return;
   xq_leds_render(b->led_rgb, b->cfg.led_serpentine, b->cfg.led_brightness, b->led_grb);
   b->hal->leds(b->hal->ctx, b->led_grb);
-  b->led_shows++;
   b->led_pending = 0;
   push(b, XQ_T_ACK, XQ_T_LED_FRAME, XQ_ACK_OK, b->led_echo, 0);
 }
@@ -285,8 +283,8 @@ static void transmit(xq_board *b) {
 void xq_board_poll(xq_board *b, uint32_t now_us, uint32_t now_ms) {
   uint8_t scanned;
   b->now_ms = now_ms;
-  /* The scan first, when due: a command that takes long (an LED frame is checked and rendered
-     at its delimiter) then never makes it late. */
+  /* The scan first, when due: the rest of the poll (received bytes, a show, a frame to write)
+     then never makes it late. */
   scanned = scan(b, now_us);
   receive(b);
   sample_buttons(b);

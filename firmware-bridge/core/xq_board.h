@@ -95,7 +95,6 @@ typedef struct {
   uint8_t led_pending; /* 0 none, 1 latched in this poll, 2 waiting for its slot */
   uint16_t led_echo;
   const uint8_t *led_rgb;
-  uint32_t led_shows;
   uint8_t led_grb[XQ_LED_BYTES];
   uint8_t wire[XQ_BOARD_TX_MAX];
 } xq_board;
