@@ -201,9 +201,10 @@ describe('LED chain driven by the xqboard firmware in simavr', () => {
     );
     expect(idle.rate).toBeGreaterThan(990);
     expect(f.frames).toBe(40);
-    // A show (render ~0.4 ms + 2.86 ms on the wire) then the grid restarting: ~3.2 scans a frame.
+    // A show (rendering, then 2.8 ms on the wire) and the grid restarting after it: ~3.2 scans a frame.
     expect(f.simRate).toBeGreaterThan(1000 - 4 * ((f.frames * 1000) / f.simMs));
+    const mark = link.mark();
     const back = link.send({ type: 'set_scan_rate', hz: 200 });
-    await link.next('ack', link.mark() - 1, (a) => a.echo === back);
+    await link.next('ack', mark, (a) => a.echo === back);
   });
 });
