@@ -145,6 +145,7 @@ export function physicalPlay(
   let doneAt = 0;
   const dieAt = (at: number): void => {
     if (!real.dead) return;
+    board.at(at);
     board.kill(real.dead);
     if (at > 0) board.frame(at);
     const sq = real.dead.square;
@@ -184,16 +185,15 @@ export function physicalPlay(
     return end;
   };
   const place = (sq: Square, piece: Piece, t: number): number => {
-    board.pieces[sq] = piece;
-    board.frame(t);
+    board.put(sq, piece, t);
     placedAt = t;
     return settle(sq, t);
   };
   const lift = (sq: Square, t: number): { piece: Piece; t: number } => {
+    board.at(t);
     const piece = board.pieces[sq];
     if (!piece) throw new Error(`no piece to lift on ${sq}`);
-    board.pieces[sq] = undefined;
-    board.frame(t);
+    board.put(sq, undefined, t);
     return { piece, t: settle(sq, t) };
   };
   // An idle square flickers alone now and then.
@@ -252,7 +252,7 @@ export function physicalPlay(
     current = ply;
     const move = moves[ply]!;
     const mover = pos.turn;
-    if (ply > 0 && real.dead?.fromPly === ply) dieAt(t);
+    if (ply > 0 && real.dead?.fromPly === ply) dieAt(t + 1);
     const pace = between(350, 900); // pace: no lift sooner than 350 ms after the last move completed
     if (ply > 0 && realChance(real.fastReply)) {
       realCounts.fast_reply++;
@@ -388,8 +388,7 @@ export function physicalPlay(
       const l = lift(move.from, time);
       time = hover(l.t);
       // The captured piece leaves and the capturer lands between two scans.
-      board.pieces[move.to] = l.piece;
-      board.frame(time);
+      board.put(move.to, l.piece, time);
       doneAt = time;
       return time;
     }
@@ -436,9 +435,9 @@ export function physicalPlay(
       time += realBetween(100, 400);
     }
     const to = move.to;
+    board.at(time);
     board.under.set(to, captured);
-    board.pieces[to] = piece;
-    board.frame(time);
+    board.put(to, piece, time);
     doneAt = time;
     board.schedule(time + realBetween(1000, 4000), to, () => board.under.delete(to));
     return time;
@@ -477,8 +476,7 @@ export function physicalPlay(
     const step = squareFile(move.from) === squareFile(move.to) ? 9 : 1;
     const dir = move.to > move.from ? step : -step;
     const piece = board.pieces[move.from]!;
-    board.pieces[move.from] = undefined;
-    board.frame(at);
+    board.put(move.from, undefined, at);
     let time = at;
     let previous: Square | undefined;
     // Rule 11: the piece may rest on one intersection on its way.
@@ -490,24 +488,20 @@ export function physicalPlay(
     }
     for (let sq = move.from + dir; sq !== move.to; sq += dir) {
       time += between(20, 90);
-      board.pieces[sq] = piece;
-      board.frame(time);
+      board.put(sq, piece, time);
       if (previous !== undefined) {
         // The next intersection may read occupied before the last one reads empty.
         time += between(0, 20);
-        board.pieces[previous] = undefined;
-        board.frame(time);
+        board.put(previous, undefined, time);
       }
       previous = sq;
       if (sq === rest) time += realBetween(150, 600);
     }
     time += between(20, 90);
-    board.pieces[move.to] = piece;
-    board.frame(time);
+    board.put(move.to, piece, time);
     if (previous !== undefined) {
       time += between(0, 20);
-      board.pieces[previous] = undefined;
-      board.frame(time);
+      board.put(previous, undefined, time);
     }
     doneAt = time;
     return settle(move.to, time);

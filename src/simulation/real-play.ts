@@ -167,6 +167,20 @@ export class Board {
     this.send(t, cells);
   }
 
+  /** Lets time run to `t` (heartbeats, what is due) before the board changes at `t`. */
+  at(t: number): void {
+    if (t < this.t) throw new Error(`time went back: ${t} < ${this.t}`);
+    this.advance(t);
+    this.t = t;
+  }
+
+  /** Sets (or clears) the piece on `sq` at time `t` and reports the reading. */
+  put(sq: Square, piece: Piece | undefined, t: number): void {
+    this.at(t);
+    this.pieces[sq] = piece;
+    this.frame(t);
+  }
+
   /** A frame repeating the reading unchanged (the board's heartbeat). */
   heartbeat(t: number): void {
     this.advance(t);
@@ -235,7 +249,7 @@ export class Board {
         if (cells !== this.last) this.send(this.t, cells);
       } else {
         this.link!.counts.heartbeat++;
-        this.send(this.nextBeat, this.cells());
+        this.send(this.nextBeat, this.last ?? this.cells()); // what the sensors read then, a bounce too
         this.nextBeat += this.link!.heartbeatMs;
       }
     }
