@@ -90,7 +90,7 @@ export const CONDITIONS: readonly Condition[] = [
   },
   {
     id: 'knock',
-    title: '14 knocked neighbour, back after 0.3–2 s',
+    title: '14 knocked neighbour (5 % of moves), back after 0.3–2 s',
     options: withReal({ knock: REAL_SPEC.knock }),
   },
   {

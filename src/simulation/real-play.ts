@@ -56,7 +56,7 @@ export const REAL_SPEC: Omit<RealPlay, 'dead'> = {
   fastReply: 1,
   hesitate: 1,
   lostFrames: 0.02,
-  knock: 0.15,
+  knock: 0.05,
   lateRemoval: 1,
   nudge: 0.3,
   straighten: 0.15,
