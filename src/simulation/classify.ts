@@ -76,7 +76,10 @@ function apply(record: string[], kind: 'move' | 'retract', ply: number, iccs: st
 }
 
 export function classify(input: ClassifyInput): Classification {
-  const truth = [...input.truth].sort((a, b) => a.t - b.t);
+  // A move counts from when the sensors showed it (`seen`): no reader can know it sooner.
+  const truth = input.truth
+    .map((e) => (e.kind === 'move' && e.seen !== undefined ? { ...e, t: e.seen } : e))
+    .sort((a, b) => a.t - b.t);
   const recorded = input.emitted.filter(
     (e) => (e.type === 'move' || e.type === 'retract') && e.ply !== undefined,
   );

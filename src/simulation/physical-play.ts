@@ -25,6 +25,7 @@ import {
   type RealHandling,
   type RealPlay,
   type TruthEvent,
+  withEvidence,
 } from './real-play.js';
 
 export type { PhysicalEvent, TruthEvent } from './real-play.js';
@@ -334,7 +335,7 @@ export function physicalPlay(
     takebacks,
     takebackPlies,
     swapPlies,
-    truth,
+    truth: withEvidence(truth, board.changes, moves, t),
     ...(dead ? { dead } : {}),
     realCounts,
   };

@@ -75,7 +75,18 @@ export type RealHandling =
 
 /** What really happened, in order: the record a perfect reader would have at each moment. */
 export type TruthEvent =
-  | { readonly t: number; readonly kind: 'move'; readonly ply: number; readonly iccs: string }
+  | {
+      readonly t: number;
+      readonly kind: 'move';
+      readonly ply: number;
+      readonly iccs: string;
+      /**
+       * When the sensors first showed it, if later than `t`: a capture that changed nothing on the
+       * board (swapped within a scan or set down on the captured piece, rule 15), or a landing on a
+       * dead square, is seen only at the next change or clock button.
+       */
+      readonly seen?: number;
+    }
   | { readonly t: number; readonly kind: 'retract'; readonly ply: number };
 
 export interface DeadTruth {
@@ -113,6 +124,8 @@ export class Board {
   /** Captured pieces still under their capturer (rule 15): the sensor reads the lower piece. */
   readonly under = new Map<Square, Piece>();
   readonly events: PhysicalEvent[] = [];
+  /** When the sensors' reading changed (lost frames too) or a button was pressed: evidence. */
+  readonly changes: Change[] = [];
   t = 0;
   private last: Cells | undefined;
   private dead: { square: Square; cell: string } | undefined;
@@ -191,6 +204,7 @@ export class Board {
   button(t: number, side: Color): void {
     this.advance(t);
     this.t = t;
+    this.changes.push({ t, squares: undefined });
     this.events.push({ type: 'button', t, side });
   }
 
@@ -225,6 +239,11 @@ export class Board {
 
   private send(t: number, cells: Cells): void {
     const first = this.events.length === 0;
+    if (cells !== this.last) {
+      const squares: Square[] = [];
+      for (let sq = 0; sq < 90; sq++) if (cells[sq] !== this.last?.[sq]) squares.push(sq);
+      this.changes.push({ t, squares });
+    }
     this.last = cells;
     const link = this.link;
     if (!first && link && link.lost > 0 && link.random() < link.lost) {
@@ -263,6 +282,55 @@ export function moveSquares(move: Move): Square[] {
   if (!sameFile && squareRank(move.from) !== squareRank(move.to)) return out;
   const step = (sameFile ? 9 : 1) * (move.to > move.from ? 1 : -1);
   for (let sq = move.from + step; sq !== move.to; sq += step) out.push(sq);
+  return out;
+}
+
+/** A change of the sensors' reading (the squares that changed), or a clock button (no squares). */
+export interface Change {
+  readonly t: number;
+  readonly squares: readonly Square[] | undefined;
+}
+
+/**
+ * Each move's `seen`. A move whose completion changed the reading is seen then. One that changed
+ * nothing (a capture swapped in one scan or set down on the captured piece, a landing on a dead
+ * square) is seen at the first change on its own squares or clock button after it, or when the next
+ * move is seen (the opponent's completed reply shows it was over), whichever comes first.
+ */
+export function withEvidence(
+  truth: readonly TruthEvent[],
+  changes: readonly Change[],
+  moves: readonly Move[],
+  end: number,
+): TruthEvent[] {
+  const out = [...truth];
+  let next = end;
+  for (let k = out.length - 1; k >= 0; k--) {
+    const e = out[k]!;
+    if (e.kind === 'retract') {
+      next = e.t;
+      continue;
+    }
+    const move = moves[e.ply - 1]!;
+    let seen = next;
+    let lo = 0;
+    let hi = changes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (changes[mid]!.t < e.t) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < changes.length; i++) {
+      const c = changes[i]!;
+      if (c.t === e.t || !c.squares || c.squares.includes(move.from) || c.squares.includes(move.to)) {
+        seen = Math.min(seen, c.t);
+        break;
+      }
+      if (c.t >= seen) break;
+    }
+    if (seen > e.t) out[k] = { ...e, seen };
+    next = Math.max(e.t, seen);
+  }
   return out;
 }
 

@@ -138,6 +138,19 @@ describe('classify', () => {
     expect(c.episodes[0]).toMatchObject({ start: 3000, end: undefined, ply: 1 });
   });
 
+  it('a move the sensors could not show counts from when they did (seen)', () => {
+    // Moves 2 and 3 are captures swapped in one scan (occupancy): shown only by move 4's landing.
+    const unseen: TruthEvent[] = [
+      truth[0]!,
+      { ...truth[1]!, seen: 7000 },
+      { ...truth[2]!, seen: 7000 },
+      truth[3]!,
+    ];
+    const emitted = [move(1, 1130), move(2, 7100), move(3, 7100), move(4, 7100)];
+    expect(classify({ truth: unseen, emitted, end: END }).kind).toBe('exact');
+    expect(classify({ truth, emitted, end: END }).kind).toBe('silent');
+  });
+
   it('a dead square named within 10 plies of its first use', () => {
     const long: TruthEvent[] = Array.from({ length: 30 }, (_, i) => ({
       t: 1000 * (i + 1),

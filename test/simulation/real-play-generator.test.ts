@@ -87,6 +87,22 @@ describe.each(['occupancy', 'colour'] as const)('real play, sensing %s', (sensin
     }
   });
 
+  it('a capture that changed nothing on the board is seen later, every other move at once', () => {
+    let later = 0;
+    for (let k = 0; k < 12; k++) {
+      const { start, moves } = game(k);
+      const play = physicalPlay(start, moves, { sensing, seed: 31 + k, rates: { capture_swap: 0.6 } });
+      for (const e of play.truth) {
+        if (e.kind !== 'move' || e.seen === undefined) continue;
+        later++;
+        expect(e.seen).toBeGreaterThan(e.t);
+        expect(play.swapPlies, `ply ${e.ply}`).toContain(e.ply);
+      }
+      if (sensing === 'colour') expect(play.truth.filter((e) => e.kind === 'move' && e.seen)).toEqual([]);
+    }
+    if (sensing === 'occupancy') expect(later).toBeGreaterThan(10);
+  });
+
   it('lost frames: heartbeats at least every second, about the rate lost, never the first frame', () => {
     let frames = 0;
     let lost = 0;
