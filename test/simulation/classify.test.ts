@@ -140,7 +140,9 @@ describe('classify', () => {
 
   it('a move the sensors could not show counts from when they did (seen)', () => {
     // Moves 2 and 3 are captures swapped in one scan (occupancy): shown only by move 4's landing.
-    const unseen: TruthEvent[] = [
+    const unseen: TruthEvent[] = truth.map((e) =>
+      e.kind === 'move' && (e.ply === 2 || e.ply === 3) ? { ...e, seen: 7000 } : e,
+    );
       truth[0]!,
       { ...truth[1]!, seen: 7000 },
       { ...truth[2]!, seen: 7000 },
