@@ -143,11 +143,6 @@ describe('classify', () => {
     const unseen: TruthEvent[] = truth.map((e) =>
       e.kind === 'move' && (e.ply === 2 || e.ply === 3) ? { ...e, seen: 7000 } : e,
     );
-      truth[0]!,
-      { ...truth[1]!, seen: 7000 },
-      { ...truth[2]!, seen: 7000 },
-      truth[3]!,
-    ];
     const emitted = [move(1, 1130), move(2, 7100), move(3, 7100), move(4, 7100)];
     expect(classify({ truth: unseen, emitted, end: END }).kind).toBe('exact');
     expect(classify({ truth, emitted, end: END }).kind).toBe('silent');
