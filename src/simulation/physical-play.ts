@@ -335,7 +335,7 @@ export function physicalPlay(
     takebacks,
     takebackPlies,
     swapPlies,
-    truth: withEvidence(truth, board.changes, moves, t),
+    truth: withEvidence(truth, board.changes, moves, options.sensing, t),
     ...(dead ? { dead } : {}),
     realCounts,
   };

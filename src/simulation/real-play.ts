@@ -294,15 +294,22 @@ export interface Change {
 /**
  * Each move's `seen`. A move whose completion changed the reading is seen then. One that changed
  * nothing (a capture swapped in one scan or set down on the captured piece, a landing on a dead
- * square) is seen at the first change on its own squares or clock button after it, or when the next
- * move is seen (the opponent's completed reply shows it was over), whichever comes first.
+ * square) is seen at the first clock button after it, or when the next move is seen (the opponent's
+ * completed reply shows it was over), or with colour sensing when one of its squares changes (the
+ * captured piece taken away shows the capturer's colour), whichever comes first. With occupancy a
+ * change on its squares proves nothing: the piece on the target may be either.
  */
 export function withEvidence(
   truth: readonly TruthEvent[],
   changes: readonly Change[],
   moves: readonly Move[],
+  sensing: Sensing,
   end: number,
 ): TruthEvent[] {
+  const own = (c: Change, move: Move): boolean =>
+    sensing === 'colour' &&
+    c.squares !== undefined &&
+    (c.squares.includes(move.from) || c.squares.includes(move.to));
   const out = [...truth];
   let next = end;
   for (let k = out.length - 1; k >= 0; k--) {
@@ -322,7 +329,7 @@ export function withEvidence(
     }
     for (let i = lo; i < changes.length; i++) {
       const c = changes[i]!;
-      if (c.t === e.t || !c.squares || c.squares.includes(move.from) || c.squares.includes(move.to)) {
+      if (c.t === e.t || !c.squares || own(c, move)) {
         seen = Math.min(seen, c.t);
         break;
       }
