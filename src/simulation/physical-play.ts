@@ -11,7 +11,15 @@
 import { explainIllegal } from '../rules/explain.js';
 import { makeIccs } from '../rules/iccs.js';
 import type { Position } from '../rules/position.js';
-import { type Color, type Move, type Piece, type Square, squareFile, squareRank } from '../rules/types.js';
+import {
+  type Color,
+  type Move,
+  makeSquareName,
+  type Piece,
+  type Square,
+  squareFile,
+  squareRank,
+} from '../rules/types.js';
 import type { Sensing } from '../sensors/snapshot.js';
 import { rng } from './random.js';
 import {
@@ -87,7 +95,10 @@ export interface PhysicalPlay {
   readonly takebackPlies: number[];
   /** Plies whose move was a capture swapped within one scan (occupancy: seen only by later evidence). */
   readonly swapPlies: number[];
-  /** The game as really played: each move when it became physically complete, each takeback when done. */
+  /**
+   * The game as really played: each move when it became physically complete (and `seen`, when the
+   * sensors could show it only later), each takeback when done.
+   */
   readonly truth: TruthEvent[];
   /** The dead sensor (rule 12), if any. */
   readonly dead?: DeadTruth;
@@ -152,7 +163,7 @@ export function physicalPlay(
     const sq = real.dead.square;
     dead = {
       square: sq,
-      iccs: 'abcdefghi'[squareFile(sq)]! + String(squareRank(sq)),
+      iccs: makeSquareName(sq),
       reads: real.dead.reads,
       fromPly: real.dead.fromPly,
       fromT: at,
