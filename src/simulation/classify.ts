@@ -66,9 +66,15 @@ const isPrefix = (a: readonly string[], b: readonly string[]): boolean =>
   a.length <= b.length && a.every((m, i) => b[i] === m);
 const same = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && isPrefix(a, b);
 
-/** Divergent: the reader has a move that was not played (or a wrong one), or is two or more behind. */
-export const divergent = (reader: readonly string[], game: readonly string[]): boolean =>
-  !isPrefix(reader, game) || game.length - reader.length >= 2;
+/**
+ * Divergent: the reader has a move that was not played (or a wrong one), or is two or more moves
+ * behind what the sensors have shown (`shown`, by default the game).
+ */
+export const divergent = (
+  reader: readonly string[],
+  game: readonly string[],
+  shown: readonly string[] = game,
+): boolean => !isPrefix(reader, game) || shown.length - reader.length >= 2;
 
 function apply(record: string[], kind: 'move' | 'retract', ply: number, iccs: string | undefined): void {
   record.length = Math.min(record.length, ply - 1);
@@ -76,26 +82,36 @@ function apply(record: string[], kind: 'move' | 'retract', ply: number, iccs: st
 }
 
 export function classify(input: ClassifyInput): Classification {
-  // A move counts from when the sensors showed it (`seen`): no reader can know it sooner.
-  const truth = input.truth
+  // The game as played, and as the sensors showed it (`seen`): a move is invented if it was not
+  // played yet, and missed only once shown, as no reader can know it sooner.
+  const truth = [...input.truth].sort((a, b) => a.t - b.t);
+  const shownTruth = input.truth
     .map((e) => (e.kind === 'move' && e.seen !== undefined ? { ...e, t: e.seen } : e))
     .sort((a, b) => a.t - b.t);
   const recorded = input.emitted.filter(
     (e) => (e.type === 'move' || e.type === 'retract') && e.ply !== undefined,
   );
-  const times = [...new Set([...truth.map((e) => e.t), ...recorded.map((e) => e.t)])].sort((a, b) => a - b);
+  const times = [
+    ...new Set([...truth.map((e) => e.t), ...shownTruth.map((e) => e.t), ...recorded.map((e) => e.t)]),
+  ].sort((a, b) => a - b);
   const horizon = Math.max(input.end, times.at(-1) ?? 0);
 
   // Sweep the moments either record changes; between them both records stand still.
   const reader: string[] = [];
   const game: string[] = [];
+  const shown: string[] = [];
   const spans: { t: number; divergent: boolean; differs: boolean; reader: string[]; game: string[] }[] = [];
   let gi = 0;
+  let si = 0;
   let ri = 0;
   for (const t of times) {
     for (; gi < truth.length && truth[gi]!.t === t; gi++) {
       const e = truth[gi]!;
       apply(game, e.kind, e.ply, e.kind === 'move' ? e.iccs : undefined);
+    }
+    for (; si < shownTruth.length && shownTruth[si]!.t === t; si++) {
+      const e = shownTruth[si]!;
+      apply(shown, e.kind, e.ply, e.kind === 'move' ? e.iccs : undefined);
     }
     for (; ri < recorded.length && recorded[ri]!.t <= t; ri++) {
       const e = recorded[ri]!;
@@ -103,7 +119,7 @@ export function classify(input: ClassifyInput): Classification {
     }
     spans.push({
       t,
-      divergent: divergent(reader, game),
+      divergent: divergent(reader, game, shown),
       differs: !same(reader, game),
       reader: [...reader],
       game: [...game],

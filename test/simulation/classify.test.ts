@@ -148,6 +148,17 @@ describe('classify', () => {
     expect(classify({ truth, emitted, end: END }).kind).toBe('silent');
   });
 
+  it('a reader that sees an unshown move sooner than the generator thinks is not wrong', () => {
+    const unseen: TruthEvent[] = truth.map((e) =>
+      e.kind === 'move' && e.ply === 2 ? { ...e, seen: 5000 } : e,
+    );
+    const early = [move(1, 1130), move(2, 3200), move(3, 5130), move(4, 7130)];
+    expect(classify({ truth: unseen, emitted: early, end: END }).kind).toBe('exact');
+    // Before it was played, it is invented.
+    const invented = [move(1, 1130), move(2, 1500), move(3, 5130), move(4, 7130)];
+    expect(classify({ truth: unseen, emitted: invented, end: END }).kind).toBe('silent');
+  });
+
   it('a dead square named within 10 plies of its first use', () => {
     const long: TruthEvent[] = Array.from({ length: 30 }, (_, i) => ({
       t: 1000 * (i + 1),
