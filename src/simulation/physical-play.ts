@@ -26,8 +26,9 @@ import {
   Board,
   type DeadTruth,
   firstUse,
+  knockable,
   moveSquares,
-  neighbours,
+  newRealCounts,
   type PhysicalEvent,
   REAL_OFF,
   type RealHandling,
@@ -131,17 +132,7 @@ export function physicalPlay(
   const real: RealPlay = { ...REAL_OFF, ...options.real };
   // Real play draws from a stream of its own: without it, a seed gives the same frames as always.
   const realRandom = rng((options.seed ^ 0x5bd1e995) >>> 0);
-  const realCounts = {
-    fast_pace: 0,
-    fast_reply: 0,
-    hesitate: 0,
-    lost_frame: 0,
-    heartbeat: 0,
-    knock: 0,
-    late_removal: 0,
-    nudge: 0,
-    straighten: 0,
-  } satisfies Record<RealHandling, number>;
+  const realCounts = newRealCounts();
   const realChance = (p: number): boolean => p > 0 && realRandom() < p;
   const realBetween = (lo: number, hi: number): number => Math.floor(lo + realRandom() * (hi - lo + 1));
   const heartbeatMs = options.heartbeatMs ?? (real.lostFrames > 0 ? 1000 : 0);
@@ -457,22 +448,12 @@ export function physicalPlay(
 
   /** Rule 14: a piece next to the move's squares knocked off its intersection and put back later. */
   function knock(move: Move, at: number): void {
-    const path = moveSquares(move);
-    const near = [...new Set([...neighbours(move.from), ...neighbours(move.to)])]
-      .sort((a, b) => a - b)
-      .filter((sq) => !path.includes(sq) && board.pieces[sq] && !board.busy(sq));
+    const near = knockable(board, move);
     if (near.length === 0) return;
     realCounts.knock++;
     const sq = near[realBetween(0, near.length - 1)]!;
     const off = at + realBetween(20, 250);
-    let piece: Piece | undefined;
-    board.schedule(off, sq, () => {
-      piece = board.pieces[sq];
-      board.pieces[sq] = undefined;
-    });
-    board.schedule(off + realBetween(300, 2000), sq, () => {
-      board.pieces[sq] = piece;
-    });
+    board.knockOff(sq, off, off + realBetween(300, 2000));
   }
 
   /** Swapped captures with occupancy sensing stay ambiguous unless the capture is the only one from there. */

@@ -73,6 +73,18 @@ export type RealHandling =
   | 'nudge'
   | 'straighten';
 
+export const newRealCounts = (): Record<RealHandling, number> => ({
+  fast_pace: 0,
+  fast_reply: 0,
+  hesitate: 0,
+  lost_frame: 0,
+  heartbeat: 0,
+  knock: 0,
+  late_removal: 0,
+  nudge: 0,
+  straighten: 0,
+});
+
 /** What really happened, in order: the record a perfect reader would have at each moment. */
 export type TruthEvent =
   | {
@@ -214,6 +226,18 @@ export class Board {
     this.due.sort((a, b) => a.t - b.t);
   }
 
+  /** Rule 14: the piece on `sq` off its intersection from `off` to `back`, while play goes on. */
+  knockOff(sq: Square, off: number, back: number): void {
+    let piece: Piece | undefined;
+    this.schedule(off, sq, () => {
+      piece = this.pieces[sq];
+      this.pieces[sq] = undefined;
+    });
+    this.schedule(back, sq, () => {
+      this.pieces[sq] = piece;
+    });
+  }
+
   busy(sq: Square): boolean {
     return this.due.some((d) => d.square === sq);
   }
@@ -339,6 +363,14 @@ export function withEvidence(
     next = Math.max(e.t, seen);
   }
   return out;
+}
+
+/** Pieces a hand making `move` could knock: next to its ends, off its path, not already away. */
+export function knockable(board: Board, move: Move): Square[] {
+  const path = moveSquares(move);
+  return [...new Set([...neighbours(move.from), ...neighbours(move.to)])]
+    .sort((a, b) => a - b)
+    .filter((sq) => !path.includes(sq) && board.pieces[sq] !== undefined && !board.busy(sq));
 }
 
 /** Intersections next to `sq` (the eight around it). */
