@@ -1,5 +1,5 @@
-// Bundles the command line (and the benchmarks, and the real-play table) with esbuild: one file each, so `xqboard` starts
-// fast and needs no TypeScript at run time. Runs on `npm install` (prepare).
+// Bundles the command line (and the benchmarks, and the real-play table) with esbuild: one file
+// each, so `xqboard` starts fast and needs no TypeScript at run time. Runs on `npm install` (prepare).
 import { cpSync, mkdirSync } from 'node:fs';
 import { build } from 'esbuild';
 
