@@ -1,10 +1,10 @@
-// Bundles the command line (and the benchmarks) with esbuild: one file each, so `xqboard` starts
-// fast and needs no TypeScript at run time. Runs on `npm install` (prepare).
+// Bundles the command line (and the benchmarks, and the real-play table) with esbuild: one file
+// each, so `xqboard` starts fast and needs no TypeScript at run time. Runs on `npm install` (prepare).
 import { cpSync, mkdirSync } from 'node:fs';
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: { xqboard: 'src/cli/main.ts', bench: 'bench/main.ts' },
+  entryPoints: { xqboard: 'src/cli/main.ts', bench: 'bench/main.ts', 'real-play': 'scripts/real-play.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

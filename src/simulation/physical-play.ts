@@ -2,16 +2,42 @@
  * Physical play: turns a game (moves) into what a board's sensors would report while people play
  * it, following the physical handling model of ../shared/spec/sensor-log.md — bounces, hovering,
  * slides, captures in any order or swapped in one scan, touches, illegal placements corrected,
- * takebacks, the pace between moves, setup from an empty board, clock buttons.
+ * takebacks, the pace between moves, setup from an empty board, clock buttons; and, with the
+ * `real` option, real play beyond the model (rules 10–16, ./real-play.ts).
  *
  * Deterministic for a seed. Used by the tests that judge the move reader, by benchmarks and by
  * demos of the simulator.
  */
 import { explainIllegal } from '../rules/explain.js';
+import { makeIccs } from '../rules/iccs.js';
 import type { Position } from '../rules/position.js';
-import { type Color, type Move, type Piece, type Square, squareFile, squareRank } from '../rules/types.js';
-import type { Cells, Sensing } from '../sensors/snapshot.js';
+import {
+  type Color,
+  type Move,
+  makeSquareName,
+  type Piece,
+  type Square,
+  squareFile,
+  squareRank,
+} from '../rules/types.js';
+import type { Sensing } from '../sensors/snapshot.js';
 import { rng } from './random.js';
+import {
+  Board,
+  type DeadTruth,
+  firstUse,
+  knockable,
+  moveSquares,
+  newRealCounts,
+  type PhysicalEvent,
+  REAL_OFF,
+  type RealHandling,
+  type RealPlay,
+  type TruthEvent,
+  withEvidence,
+} from './real-play.js';
+
+export type { PhysicalEvent, TruthEvent } from './real-play.js';
 
 export type Handling =
   | 'bounce'
@@ -36,6 +62,10 @@ export interface PhysicalOptions {
   readonly rates?: Partial<Record<Handling, number>>;
   /** Clock buttons after every move (a board with buttons). */
   readonly buttons?: boolean;
+  /** Real play beyond the model (rules 10–16), each rule off unless given. */
+  readonly real?: Partial<RealPlay>;
+  /** The board repeats its whole reading this often (ms of log time); on at 1000 with lost frames. */
+  readonly heartbeatMs?: number;
 }
 
 export const DEFAULT_RATES: Record<Handling, number> = {
@@ -53,10 +83,6 @@ export const DEFAULT_RATES: Record<Handling, number> = {
   setup_wrong_square: 0.1,
 };
 
-export type PhysicalEvent =
-  | { readonly type: 'snapshot'; readonly t: number; readonly cells: Cells }
-  | { readonly type: 'button'; readonly t: number; readonly side: Color };
-
 export interface PhysicalPlay {
   readonly events: PhysicalEvent[];
   /** How often each kind of handling was used. */
@@ -70,50 +96,15 @@ export interface PhysicalPlay {
   readonly takebackPlies: number[];
   /** Plies whose move was a capture swapped within one scan (occupancy: seen only by later evidence). */
   readonly swapPlies: number[];
-}
-
-/** The physical board and the frames it reports, one per change of the sensors' reading. */
-class Board {
-  readonly pieces: (Piece | undefined)[] = new Array(90).fill(undefined);
-  readonly events: PhysicalEvent[] = [];
-  t = 0;
-  private last: Cells | undefined;
-
-  constructor(readonly sensing: Sensing) {}
-
-  cellOf(piece: Piece | undefined): string {
-    if (!piece) return '.';
-    if (this.sensing === 'occupancy') return 'x';
-    return piece.color === 'red' ? 'r' : 'b';
-  }
-
-  cells(override?: Map<Square, string>): Cells {
-    let s = '';
-    for (let sq = 0; sq < 90; sq++) s += override?.get(sq) ?? this.cellOf(this.pieces[sq]);
-    return s;
-  }
-
-  /** Reports the current reading (with transient overrides) at time `t`, if it changed. */
-  frame(t: number, override?: Map<Square, string>): void {
-    if (t < this.t) throw new Error(`time went back: ${t} < ${this.t}`);
-    this.t = t;
-    const cells = this.cells(override);
-    if (cells === this.last) return;
-    this.last = cells;
-    this.events.push({ type: 'snapshot', t, cells });
-  }
-
-  /** A frame repeating the reading unchanged (the board's heartbeat). */
-  heartbeat(t: number): void {
-    this.t = t;
-    this.last = this.cells();
-    this.events.push({ type: 'snapshot', t, cells: this.last });
-  }
-
-  button(t: number, side: Color): void {
-    this.t = t;
-    this.events.push({ type: 'button', t, side });
-  }
+  /**
+   * The game as really played: each move when it became physically complete (and `seen`, when the
+   * sensors could show it only later), each takeback when done.
+   */
+  readonly truth: TruthEvent[];
+  /** The dead sensor (rule 12), if any. */
+  readonly dead?: DeadTruth;
+  /** How often each rule of real play was used. */
+  readonly realCounts: Record<RealHandling, number>;
 }
 
 export function setupPosition(pos: Position): (Piece | undefined)[] {
@@ -138,18 +129,51 @@ export function physicalPlay(
   >;
   const chance = (h: Handling): boolean => random() < rates[h];
   const between = (lo: number, hi: number): number => Math.floor(lo + random() * (hi - lo + 1));
-  const board = new Board(options.sensing);
+  const real: RealPlay = { ...REAL_OFF, ...options.real };
+  // Real play draws from a stream of its own: without it, a seed gives the same frames as always.
+  const realRandom = rng((options.seed ^ 0x5bd1e995) >>> 0);
+  const realCounts = newRealCounts();
+  const realChance = (p: number): boolean => p > 0 && realRandom() < p;
+  const realBetween = (lo: number, hi: number): number => Math.floor(lo + realRandom() * (hi - lo + 1));
+  const heartbeatMs = options.heartbeatMs ?? (real.lostFrames > 0 ? 1000 : 0);
+  const board = new Board(
+    options.sensing,
+    heartbeatMs > 0 || real.lostFrames > 0
+      ? { lost: real.lostFrames, heartbeatMs, random: realRandom, counts: realCounts }
+      : undefined,
+  );
+  const truth: TruthEvent[] = [];
+  let dead: DeadTruth | undefined;
+  // When the move being played became physically complete (the board first showed its result).
+  let doneAt = 0;
+  const dieAt = (at: number): void => {
+    if (!real.dead) return;
+    board.at(at);
+    board.kill(real.dead);
+    if (at > 0) board.frame(at);
+    const sq = real.dead.square;
+    dead = {
+      square: sq,
+      iccs: makeSquareName(sq),
+      reads: real.dead.reads,
+      fromPly: real.dead.fromPly,
+      fromT: at,
+      firstUsePly: firstUse(moves, sq, real.dead.fromPly),
+    };
+  };
   let illegalPlacements = 0;
   const illegal: { from: Square; to: Square; t: number }[] = [];
   let takebacks = 0;
   const takebackPlies: number[] = [];
   const swapPlies: number[] = [];
+  const lateRemovalPlies: number[] = [];
+  let placedAt = 0;
 
   // A piece set down or lifted may bounce (up to 30 ms) before its reading holds.
   const settle = (sq: Square, t: number): number => {
     if (!chance('bounce')) return t;
     counts.bounce++;
-    const steady = board.cellOf(board.pieces[sq]);
+    const steady = board.reading(sq);
     const other = steady === '.' ? (options.sensing === 'occupancy' ? 'x' : 'r') : '.';
     const end = t + between(4, 30);
     let at = t;
@@ -164,15 +188,15 @@ export function physicalPlay(
     return end;
   };
   const place = (sq: Square, piece: Piece, t: number): number => {
-    board.pieces[sq] = piece;
-    board.frame(t);
+    board.put(sq, piece, t);
+    placedAt = t;
     return settle(sq, t);
   };
   const lift = (sq: Square, t: number): { piece: Piece; t: number } => {
+    board.at(t);
     const piece = board.pieces[sq];
     if (!piece) throw new Error(`no piece to lift on ${sq}`);
-    board.pieces[sq] = undefined;
-    board.frame(t);
+    board.put(sq, undefined, t);
     return { piece, t: settle(sq, t) };
   };
   // An idle square flickers alone now and then.
@@ -180,7 +204,7 @@ export function physicalPlay(
     if (!chance('idle_flicker')) return t;
     counts.idle_flicker++;
     const sq = between(0, 89);
-    const steady = board.cellOf(board.pieces[sq]);
+    const steady = board.reading(sq);
     const other = steady === '.' ? (options.sensing === 'occupancy' ? 'x' : 'b') : '.';
     board.frame(t, new Map([[sq, other]]));
     const end = t + between(1, 30);
@@ -196,6 +220,7 @@ export function physicalPlay(
   // ---- setup
   const target = setupPosition(start);
   let t = 0;
+  if (real.dead?.fromPly === 0) dieAt(0);
   if (options.setupFromEmpty) {
     board.frame(0);
     const order = target.map((p, sq) => (p ? sq : -1)).filter((sq) => sq >= 0);
@@ -230,8 +255,30 @@ export function physicalPlay(
     current = ply;
     const move = moves[ply]!;
     const mover = pos.turn;
-    t += between(350, 900); // pace: no lift sooner than 350 ms after the last move completed
+    if (ply > 0 && real.dead?.fromPly === ply) dieAt(t + 1);
+    const pace = between(350, 900); // pace: no lift sooner than 350 ms after the last move completed
+    if (ply > 0 && realChance(real.fastReply)) {
+      realCounts.fast_reply++;
+      t = Math.max(t, doneAt + realBetween(50, 200));
+    } else if (ply > 0 && realChance(real.fastPace)) {
+      realCounts.fast_pace++;
+      t = Math.max(t, doneAt + realBetween(120, 350));
+    } else {
+      t += pace;
+    }
+    // A piece knocked off or a captured piece not yet taken away is dealt with before the move.
+    t = board.waitFor(moveSquares(move), t);
     t = maybeFlicker(t);
+
+    if (realChance(real.straighten)) {
+      const own = occupiedBy(board, mover).filter((sq) => sq !== move.from);
+      if (own.length > 0) {
+        realCounts.straighten++;
+        const sq = own[realBetween(0, own.length - 1)]!;
+        const lifted = lift(sq, t);
+        t = place(sq, lifted.piece, t + realBetween(100, 400)) + realBetween(80, 300);
+      }
+    }
 
     if (chance('touch')) {
       const own = occupiedBy(board, mover);
@@ -258,11 +305,18 @@ export function physicalPlay(
     }
     const lifted = board.pieces[move.from];
     if (!lifted) throw new Error(`ply ${ply + 1}: no piece on the board at the move's origin`);
+    if (realChance(real.knock)) knock(move, t);
     t = playMove(move, undefined, t, false);
+    if (!board.busy(move.to) && realChance(real.nudge)) {
+      realCounts.nudge++;
+      const l = lift(move.to, t + realBetween(30, 250));
+      t = place(move.to, l.piece, l.t + realBetween(100, 370));
+    }
     finishMove(ply);
 
-    // A takeback of a swapped capture nobody could see yet (occupancy) is no takeback to the reader.
-    const unseen = options.sensing === 'occupancy' && swapPlies.includes(ply + 1);
+    // A takeback of a capture nobody could see yet (occupancy) is no takeback to the reader.
+    const unseen =
+      options.sensing === 'occupancy' && (swapPlies.includes(ply + 1) || lateRemovalPlies.includes(ply + 1));
     if (ply < moves.length - 1 && !unseen && chance('takeback')) {
       counts.takeback++;
       takebacks++;
@@ -272,9 +326,21 @@ export function physicalPlay(
       finishMove(ply);
     }
   }
+  t = board.flush(t);
   t += between(1000, 2000);
   board.heartbeat(t);
-  return { events: board.events, counts, illegalPlacements, illegal, takebacks, takebackPlies, swapPlies };
+  return {
+    events: board.events,
+    counts,
+    illegalPlacements,
+    illegal,
+    takebacks,
+    takebackPlies,
+    swapPlies,
+    truth: withEvidence(truth, board.changes, moves, options.sensing, t),
+    ...(dead ? { dead } : {}),
+    realCounts,
+  };
 
   // ---- helpers that share the board and the random stream
 
@@ -283,6 +349,7 @@ export function physicalPlay(
     const mover = pos.turn;
     if (!pos.isLegal(move)) throw new Error(`ply ${ply + 1}: ${JSON.stringify(move)} is not legal`);
     lastCaptured = pos.play(move);
+    truth.push({ t: doneAt, kind: 'move', ply: ply + 1, iccs: makeIccs(move) });
     if (options.buttons && (chance('button') || swapPlies.includes(ply + 1) || ply === moves.length - 1)) {
       counts.button++;
       t += between(80, 300);
@@ -311,10 +378,11 @@ export function physicalPlay(
       } else {
         time += between(100, 400);
       }
-      return place(move.to, piece, time);
+      return land(move.to, piece, time);
     }
     // A capture: the capturer first, the captured first, or both within one scan.
     const r = random();
+    if (lateRemovalAllowed() && realChance(real.lateRemoval)) return lateRemoval(move, piece, captured, time);
     const swapRate = rates.capture_swap;
     const firstRate = rates.capture_capturer_first;
     if (!fromHand && r < swapRate && swapAllowed(move)) {
@@ -323,8 +391,8 @@ export function physicalPlay(
       const l = lift(move.from, time);
       time = hover(l.t);
       // The captured piece leaves and the capturer lands between two scans.
-      board.pieces[move.to] = l.piece;
-      board.frame(time);
+      board.put(move.to, l.piece, time);
+      doneAt = time;
       return time;
     }
     if (fromHand || r < swapRate + firstRate) {
@@ -335,12 +403,57 @@ export function physicalPlay(
         time = l.t + between(100, 600);
       }
       time = lift(move.to, time).t + between(100, 500);
-      return place(move.to, piece, time);
+      return land(move.to, piece, time);
     }
     counts.capture_captured_first++;
     time = lift(move.to, time).t + between(100, 600);
     const l = lift(move.from, time);
-    return place(move.to, l.piece, hover(l.t));
+    return land(move.to, l.piece, hover(l.t));
+  }
+
+  /** The moving piece set down where the move ends: the move is complete. */
+  function land(sq: Square, piece: Piece, at: number): number {
+    const end = place(sq, piece, at);
+    doneAt = at;
+    return end;
+  }
+
+  function lateRemovalAllowed(): boolean {
+    if (real.lateRemoval <= 0) return false;
+    // As with swaps: nothing after the last move of a board without buttons would show it (occupancy).
+    return options.sensing === 'colour' || current < moves.length - 1 || options.buttons === true;
+  }
+
+  /** Rule 15: the capturer set down on the captured piece, which is taken away 1–4 s later. */
+  function lateRemoval(move: Move, inHand: Piece | undefined, captured: Piece, at: number): number {
+    realCounts.late_removal++;
+    lateRemovalPlies.push(current + 1);
+    let time = at;
+    let piece = inHand;
+    if (!piece) {
+      const l = lift(move.from, time);
+      piece = l.piece;
+      time = hover(l.t);
+    } else {
+      time += realBetween(100, 400);
+    }
+    const to = move.to;
+    board.at(time);
+    board.under.set(to, captured);
+    board.put(to, piece, time);
+    doneAt = time;
+    board.schedule(time + realBetween(1000, 4000), to, () => board.under.delete(to));
+    return time;
+  }
+
+  /** Rule 14: a piece next to the move's squares knocked off its intersection and put back later. */
+  function knock(move: Move, at: number): void {
+    const near = knockable(board, move);
+    if (near.length === 0) return;
+    realCounts.knock++;
+    const sq = near[realBetween(0, near.length - 1)]!;
+    const off = at + realBetween(20, 250);
+    board.knockOff(sq, off, off + realBetween(300, 2000));
   }
 
   /** Swapped captures with occupancy sensing stay ambiguous unless the capture is the only one from there. */
@@ -356,40 +469,45 @@ export function physicalPlay(
     const step = squareFile(move.from) === squareFile(move.to) ? 9 : 1;
     const dir = move.to > move.from ? step : -step;
     const piece = board.pieces[move.from]!;
-    board.pieces[move.from] = undefined;
-    board.frame(at);
+    board.put(move.from, undefined, at);
     let time = at;
     let previous: Square | undefined;
+    // Rule 11: the piece may rest on one intersection on its way.
+    const way = Math.abs(move.to - move.from) / step - 1;
+    let rest: Square | undefined;
+    if (way > 0 && realChance(real.hesitate)) {
+      realCounts.hesitate++;
+      rest = move.from + dir * realBetween(1, way);
+    }
     for (let sq = move.from + dir; sq !== move.to; sq += dir) {
       time += between(20, 90);
-      board.pieces[sq] = piece;
-      board.frame(time);
+      board.put(sq, piece, time);
       if (previous !== undefined) {
         // The next intersection may read occupied before the last one reads empty.
         time += between(0, 20);
-        board.pieces[previous] = undefined;
-        board.frame(time);
+        board.put(previous, undefined, time);
       }
       previous = sq;
+      if (sq === rest) time += realBetween(150, 600);
     }
     time += between(20, 90);
-    board.pieces[move.to] = piece;
-    board.frame(time);
+    board.put(move.to, piece, time);
     if (previous !== undefined) {
       time += between(0, 20);
-      board.pieces[previous] = undefined;
-      board.frame(time);
+      board.put(previous, undefined, time);
     }
+    doneAt = time;
     return settle(move.to, time);
   }
 
   function takeBack(move: Move, at: number): number {
     const captured = lastCaptured;
-    let time = at + between(350, 900);
+    let time = board.waitFor([move.from, move.to], at + between(350, 900));
     const l = lift(move.to, time);
     time = l.t + between(100, 500);
     time = place(move.from, l.piece, time);
     if (captured) time = place(move.to, captured, time + between(150, 600));
+    truth.push({ t: placedAt, kind: 'retract', ply: current + 1 });
     pos.undo();
     return time;
   }
@@ -410,7 +528,7 @@ function emptySquares(board: Board, target: (Piece | undefined)[]): Square[] {
 
 function occupiedBy(board: Board, color: Color): Square[] {
   const out: Square[] = [];
-  for (let sq = 0; sq < 90; sq++) if (board.pieces[sq]?.color === color) out.push(sq);
+  for (let sq = 0; sq < 90; sq++) if (board.pieces[sq]?.color === color && !board.busy(sq)) out.push(sq);
   return out;
 }
 
@@ -418,7 +536,7 @@ function occupiedBy(board: Board, color: Color): Square[] {
 function illegalTarget(pos: Position, from: Square, board: Board, random: () => number): Square | undefined {
   const options: Square[] = [];
   for (let sq = 0; sq < 90; sq++) {
-    if (board.pieces[sq] || sq === from) continue;
+    if (board.pieces[sq] || sq === from || board.busy(sq)) continue;
     const d = Math.abs(squareFile(sq) - squareFile(from)) + Math.abs(squareRank(sq) - squareRank(from));
     if (d > 3) continue;
     if (explainIllegal(pos, { from, to: sq }) !== undefined) options.push(sq);

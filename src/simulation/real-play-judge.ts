@@ -1,0 +1,299 @@
+/**
+ * The conditions of real play (rules 10–16) the move reader is judged on, and the judging itself:
+ * each game played physically under a condition, read back, classified (./classify.ts), tallied
+ * into a row of the table. Shared by scripts/real-play.ts and test/tracker/real-play.test.ts.
+ */
+import { Position } from '../rules/position.js';
+import { type Move, makeSquareName } from '../rules/types.js';
+import type { Sensing } from '../sensors/snapshot.js';
+import { runSensorEvents } from '../tracker/run.js';
+import { type Classification, classify, type Episode, type GameClass } from './classify.js';
+import { type PhysicalOptions, physicalPlay } from './physical-play.js';
+import { rng } from './random.js';
+import { pickDeadSquare, REAL_SPEC } from './real-play.js';
+
+export interface GameSpec {
+  readonly label: string;
+  readonly start: Position;
+  readonly moves: readonly Move[];
+}
+
+export interface Condition {
+  readonly id: string;
+  readonly title: string;
+  /** The options for game `k`, or undefined when the condition cannot apply to it (no such square). */
+  readonly options: (
+    game: GameSpec,
+    base: PhysicalOptions,
+    random: () => number,
+  ) => PhysicalOptions | undefined;
+  /** A dead-sensor row: report whether the square was named. */
+  readonly dead?: 'used' | 'unused';
+}
+
+const withReal = (real: PhysicalOptions['real']) => (_: GameSpec, base: PhysicalOptions) => ({
+  ...base,
+  real,
+});
+
+const deadSquare =
+  (kind: 'used' | 'unused', fromPly: (n: number, random: () => number) => number | undefined) =>
+  (game: GameSpec, base: PhysicalOptions, random: () => number): PhysicalOptions | undefined => {
+    const ply = fromPly(game.moves.length, random);
+    if (ply === undefined) return undefined;
+    const dead = pickDeadSquare(game.start, game.moves, kind, ply, random);
+    return dead ? { ...base, real: { dead } } : undefined;
+  };
+
+/** The rows of the table, each rule alone at the intensities of REAL_SPEC, then the model's own. */
+export const CONDITIONS: readonly Condition[] = [
+  { id: 'model', title: 'the model (rules 1–9)', options: (_, base) => base },
+  {
+    id: 'fast_pace',
+    title: '10 blitz: next lift 120–350 ms after the last landing',
+    options: withReal({ fastPace: REAL_SPEC.fastPace }),
+  },
+  {
+    id: 'fast_reply',
+    title: '10 blitz: reply lifted 50–200 ms after the landing',
+    options: withReal({ fastReply: REAL_SPEC.fastReply }),
+  },
+  {
+    id: 'hesitate',
+    title: '11 slide resting 150–600 ms on the way',
+    options: withReal({ hesitate: REAL_SPEC.hesitate }),
+  },
+  {
+    id: 'dead_used',
+    title: '12 dead sensor on a square the game uses (from the start or mid-game)',
+    dead: 'used',
+    options: deadSquare('used', (n, random) =>
+      n < 2 ? undefined : random() < 0.5 ? 0 : 1 + Math.floor(random() * Math.floor(n / 2)),
+    ),
+  },
+  {
+    id: 'dead_unused_start',
+    title: '12 dead sensor on an unused square from the start',
+    dead: 'unused',
+    options: deadSquare('unused', () => 0),
+  },
+  {
+    id: 'dead_unused_10',
+    title: '12 dead sensor on an unused square from ply 10',
+    dead: 'unused',
+    options: deadSquare('unused', (n) => (n > 10 ? 10 : undefined)),
+  },
+  {
+    id: 'lost_frames',
+    title: '13 2 % of frames lost (heartbeat every 1 s)',
+    options: withReal({ lostFrames: REAL_SPEC.lostFrames }),
+  },
+  {
+    id: 'knock',
+    title: '14 knocked neighbour (5 % of moves), back after 0.3–2 s',
+    options: withReal({ knock: REAL_SPEC.knock }),
+  },
+  {
+    id: 'late_removal',
+    title: '15 captured piece removed 1–4 s late, every capture',
+    options: withReal({ lateRemoval: REAL_SPEC.lateRemoval }),
+  },
+  {
+    id: 'adjust',
+    title: '16 adjusting: nudges and straightened pieces',
+    options: withReal({ nudge: REAL_SPEC.nudge, straighten: REAL_SPEC.straighten }),
+  },
+  {
+    id: 'knock_adjust',
+    title: '14+16 knocked neighbour and adjusted pieces',
+    options: withReal({ knock: REAL_SPEC.knock, nudge: REAL_SPEC.nudge, straighten: REAL_SPEC.straighten }),
+  },
+];
+
+export interface Failure {
+  readonly row: string;
+  readonly label: string;
+  readonly sensing: Sensing;
+  readonly kind: GameClass;
+  readonly options: PhysicalOptions;
+  readonly firstEpisode: Episode | undefined;
+  readonly reader: { readonly plies: number; readonly last: readonly string[] };
+  readonly game: { readonly plies: number; readonly last: readonly string[] };
+  readonly gameStarted: boolean;
+  readonly dead?: { readonly square: string; readonly named: boolean | undefined; readonly namedAt?: number };
+}
+
+export interface RowResult {
+  readonly id: string;
+  readonly title: string;
+  readonly sensing: Sensing;
+  games: number;
+  exact: number;
+  alerted: number;
+  silent: number;
+  /** Games that never started (no gameStart). */
+  notStarted: number;
+  /** Dead-sensor rows: games that used the dead square after it died, and those that named it in time. */
+  deadUsed: number;
+  deadNamed: number;
+  readonly failures: Failure[];
+}
+
+export interface JudgedGame {
+  readonly classification: Classification;
+  readonly started: boolean;
+}
+
+/** Plays one game under `options`, reads it back with the move reader and classifies it. */
+export function judgeGame(game: GameSpec, options: PhysicalOptions): JudgedGame {
+  const play = physicalPlay(game.start, game.moves, options);
+  const run = runSensorEvents(game.start, play.events, { sensing: options.sensing });
+  if (!run.ok) throw new Error(`${game.label}: ${run.error.message}`);
+  const emitted = run.value.emitted;
+  const classification = classify({
+    truth: play.truth,
+    emitted,
+    end: play.events.at(-1)?.t ?? 0,
+    ...(play.dead
+      ? { dead: { iccs: play.dead.iccs, fromT: play.dead.fromT, firstUsePly: play.dead.firstUsePly } }
+      : {}),
+  });
+  return { classification, started: emitted.some((e) => e.type === 'gameStart') };
+}
+
+/** Judges `games` under one condition; `seed` makes the handling (and dead squares) reproducible. */
+export function judgeRow(
+  condition: Condition,
+  games: readonly GameSpec[],
+  sensing: Sensing,
+  seed: number,
+  progress?: (done: number, row: RowResult) => void,
+): RowResult {
+  const row: RowResult = {
+    id: condition.id,
+    title: condition.title,
+    sensing,
+    games: 0,
+    exact: 0,
+    alerted: 0,
+    silent: 0,
+    notStarted: 0,
+    deadUsed: 0,
+    deadNamed: 0,
+    failures: [],
+  };
+  const random = rng(seed ^ hash(condition.id));
+  games.forEach((game, k) => {
+    const base: PhysicalOptions = {
+      sensing,
+      seed: (seed * 1_000_003 + k * 1009 + hash(condition.id)) >>> 0,
+      setupFromEmpty: k % 5 === 0,
+      buttons: k % 2 === 0,
+    };
+    const options = condition.options(game, base, random);
+    if (!options) return;
+    const { classification: c, started } = judgeGame(game, options);
+    row.games++;
+    row[c.kind]++;
+    if (!started) row.notStarted++;
+    if (c.deadNamed !== undefined) {
+      row.deadUsed++;
+      if (c.deadNamed) row.deadNamed++;
+    }
+    const deadMissed = condition.dead === 'used' && c.deadNamed === false;
+    if (c.kind !== 'exact' || deadMissed) row.failures.push(failure(condition, game, options, c, started));
+    progress?.(k + 1, row);
+  });
+  return row;
+}
+
+function failure(
+  condition: Condition,
+  game: GameSpec,
+  options: PhysicalOptions,
+  c: Classification,
+  started: boolean,
+): Failure {
+  const dead = options.real?.dead;
+  return {
+    row: condition.id,
+    label: game.label,
+    sensing: options.sensing,
+    kind: c.kind,
+    options,
+    firstEpisode: c.episodes[0],
+    reader: { plies: c.reader.length, last: c.reader.slice(-4) },
+    game: { plies: c.game.length, last: c.game.slice(-4) },
+    gameStarted: started,
+    ...(dead
+      ? {
+          dead: {
+            square: makeSquareName(dead.square),
+            named: c.deadNamed,
+            ...(c.deadNamedAt !== undefined ? { namedAt: c.deadNamedAt } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+const pct = (n: number, of: number): string => (of === 0 ? '—' : `${n} (${Math.round((100 * n) / of)} %)`);
+
+/** The rows as a markdown table. */
+export function formatTable(rows: readonly RowResult[]): string {
+  const lines = [
+    '| condition | sensing | games | exact | alerted | **silent** | named within 10 moves |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const r of rows) {
+    const named = r.deadUsed > 0 ? `${r.deadNamed} of ${r.deadUsed}` : '';
+    const started = r.notStarted > 0 ? ` (${r.notStarted} never started)` : '';
+    lines.push(
+      `| ${r.title} | ${r.sensing} | ${r.games}${started} | ${pct(r.exact, r.games)} | ${pct(r.alerted, r.games)} | **${r.silent}** | ${named} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** A random legal game of up to `plies` from `start` (stops at mate or stalemate). */
+export function randomGame(start: Position, plies: number, seed: number): Move[] {
+  const random = rng(seed);
+  const pos = start.clone();
+  const moves: Move[] = [];
+  for (let k = 0; k < plies; k++) {
+    const legal = pos.legalMoves();
+    if (legal.length === 0) break;
+    const move = legal[Math.floor(random() * legal.length)]!;
+    moves.push(move);
+    pos.play(move);
+  }
+  return moves;
+}
+
+/** `count` random games from the start position, 40–119 plies. */
+export function randomGames(count: number, seed: number): GameSpec[] {
+  const out: GameSpec[] = [];
+  for (let k = 0; k < count; k++) {
+    const start = Position.default();
+    out.push({
+      label: `random ${seed}/${k}`,
+      start,
+      moves: randomGame(start, 40 + (k % 80), seed * 7919 + k),
+    });
+  }
+  return out;
+}
+
+/** `count` of `all` spread over the whole list, the offset chosen by `seed`. */
+export function sample<T>(all: readonly T[], count: number, seed: number): T[] {
+  if (count >= all.length) return [...all];
+  const step = all.length / count;
+  const offset = Math.floor(rng(seed)() * step);
+  return Array.from({ length: count }, (_, k) => all[(offset + Math.floor(k * step)) % all.length]!);
+}
+
+function hash(s: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
