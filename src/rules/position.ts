@@ -228,6 +228,20 @@ export class Position {
     return { color: id & RED ? 'red' : 'black', role: CODE_ROLES[ROLE_OF[id]!]! };
   }
 
+  /** 0 empty, 1 a red piece, 2 a black piece: what colour sensors read, without allocating. */
+  colorAt(sq: Square): 0 | 1 | 2 {
+    const id = this.board[TO_MAILBOX[sq]!]!;
+    return id === 0 ? 0 : id & RED ? 1 : 2;
+  }
+
+  /** Is the piece on `from` a chariot or cannon (a piece that may be slid along a line)? */
+  isSlider(from: Square): boolean {
+    const id = this.board[TO_MAILBOX[from]!]!;
+    if (!id) return false;
+    const role = ROLE_OF[id];
+    return role === CHARIOT || role === CANNON;
+  }
+
   toSetup(): Setup {
     const board: (Piece | undefined)[] = [];
     for (let sq = 0; sq < 90; sq++) board.push(this.pieceAt(sq));

@@ -1,59 +1,106 @@
-/** The game model as the move reader sees it: the current and previous positions kept at hand. */
+/**
+ * The game as the move reader sees it: plays the moves the machine commits into the `Game`, and
+ * hands the machine back what it needs (the positions kept at hand, whether the game is over).
+ * The game model stays the authority: it may refuse a move (a flag fell first) or end the game.
+ */
 import type { Game } from '../game/game.js';
-import { explainIllegal } from '../rules/explain.js';
+import { makeIccs } from '../rules/iccs.js';
 import type { Position } from '../rules/position.js';
-import type { Color, Move } from '../rules/types.js';
-import type { GamePort } from './machine.js';
+import type { Color } from '../rules/types.js';
+import type { GameView, MachineEmitted, TrackerEmitted } from './machine.js';
 
-export class TrackedGame implements GamePort {
+export class TrackedGame {
   private current: Position;
   private before: Position | undefined;
+  /** The side whose general is in check, while the check alert stands. */
+  private checked: Color | undefined;
 
   constructor(readonly game: Game) {
     this.current = game.position;
     this.before = this.positionAfter(game.moves.length - 1);
   }
 
-  get position(): Position {
-    return this.current;
-  }
-
-  get previous(): { position: Position; move: Move } | undefined {
+  view(): GameView {
     const last = this.game.moves.at(-1);
-    return this.before && last ? { position: this.before, move: last.move } : undefined;
-  }
-
-  get plies(): number {
-    return this.game.moves.length;
-  }
-
-  get over(): boolean {
-    return this.game.isOver;
-  }
-
-  get canPlayOn(): boolean {
-    return this.game.canPlayOn;
-  }
-
-  get outcome(): { result: string; reason: string; detail?: string } | undefined {
     const o = this.game.outcome;
-    return o ? { result: o.result, reason: o.reason, ...(o.detail ? { detail: o.detail } : {}) } : undefined;
+    return {
+      position: this.current,
+      previous: this.before && last ? { position: this.before, move: last.move } : undefined,
+      plies: this.game.moves.length,
+      over: this.game.isOver,
+      canPlayOn: this.game.canPlayOn,
+      outcome: o
+        ? { result: o.result, reason: o.reason, ...(o.detail ? { detail: o.detail } : {}) }
+        : undefined,
+    };
   }
 
-  play(move: Move, t: number): { ok: true } | { ok: false; message: string } {
-    const before = this.current;
-    const played = this.game.play(move, this.gameTime(t));
-    if (!played.ok) return { ok: false, message: played.error.message };
-    this.before = before;
-    this.current = this.game.position;
-    return { ok: true };
+  /** Carries out a commit: the public events it makes, and whether the game refused a move. */
+  commit(c: Extract<MachineEmitted, { type: 'commit' }>): { events: TrackerEmitted[]; rejected?: string } {
+    const events: TrackerEmitted[] = [];
+    const { t } = c;
+    if (c.revision) {
+      const ply = this.game.moves.length;
+      if (!this.undoLast(t)) {
+        return {
+          events: [
+            { type: 'alert', t, alert: { kind: 'move_rejected', message: 'the game refused the takeback' } },
+          ],
+          rejected: 'takeback refused',
+        };
+      }
+      events.push({ type: 'retract', ply, t });
+    }
+    for (const move of c.moves) {
+      const ended = this.game.outcome;
+      const before = this.current;
+      const played = this.game.play(move, this.gameTime(t));
+      if (!played.ok) {
+        events.push({ type: 'alert', t, alert: { kind: 'move_rejected', message: played.error.message } });
+        this.checkAlert(events, t);
+        return { events, rejected: played.error.message };
+      }
+      this.before = before;
+      this.current = this.game.position;
+      if (ended) {
+        events.push({
+          type: 'alert',
+          t,
+          alert: {
+            kind: 'play_on',
+            message: `play goes on past the ${ended.reason.replace(/_/g, ' ')} (${ended.result})`,
+          },
+        });
+      }
+      events.push({
+        type: 'move',
+        ply: this.game.moves.length,
+        move,
+        iccs: makeIccs(move),
+        t,
+        frameT: c.frameT,
+      });
+      if (this.game.isOver && !this.game.canPlayOn) break;
+    }
+    this.checkAlert(events, t);
+    return { events };
   }
 
-  undoLast(t: number): boolean {
-    if (!this.game.undoLast(this.gameTime(t)).ok) return false;
-    this.current = this.game.position;
-    this.before = this.positionAfter(this.game.moves.length - 1);
-    return true;
+  /** A check is announced once, and ended when the side is out of it (or the game is over). */
+  private checkAlert(events: TrackerEmitted[], t: number): void {
+    const inCheck = !this.game.isOver && this.current.isCheck() ? this.current.turn : undefined;
+    if (this.checked !== undefined && this.checked !== inCheck) {
+      events.push({ type: 'alertCleared', kind: 'check', t });
+      this.checked = undefined;
+    }
+    if (inCheck !== undefined && this.checked === undefined) {
+      events.push({
+        type: 'alert',
+        t,
+        alert: { kind: 'check', side: inCheck, message: `${inCheck} is in check` },
+      });
+      this.checked = inCheck;
+    }
   }
 
   foul(color: Color, t: number): void {
@@ -63,13 +110,16 @@ export class TrackedGame implements GamePort {
     );
   }
 
+  private undoLast(t: number): boolean {
+    if (!this.game.undoLast(this.gameTime(t)).ok) return false;
+    this.current = this.game.position;
+    this.before = this.positionAfter(this.game.moves.length - 1);
+    return true;
+  }
+
   /** The board's clock may start behind a resumed game's last move: game time never goes back. */
   private gameTime(t: number): number {
     return Math.max(t, this.game.moves.at(-1)?.t ?? t);
-  }
-
-  explain(pos: Position, move: Move): { code: string; message: string } {
-    return explainIllegal(pos, move) ?? { code: 'illegal', message: 'the move is not legal' };
   }
 
   /** The position after `plies` moves of the game (undefined before the start). */

@@ -15,6 +15,8 @@ interface OpenLift {
 export class Lifts {
   private readonly open = new Map<Square, OpenLift>();
   private readonly closed = new Map<Square, number>();
+  /** The first lift of each square since the confirmed position: when its piece left. */
+  private readonly firstClosed = new Map<Square, number>();
 
   constructor(private readonly bounceMs: number) {}
 
@@ -48,16 +50,39 @@ export class Lifts {
     return out;
   }
 
-  /** A move was committed: only lifts still under way on squares the new position occupies remain. */
-  reset(expected: Cells): void {
-    this.closed.clear();
+  /** Like `at`, but the first lift of each square: the order in which pieces left. */
+  firstAt(now: number): Map<Square, number> {
+    const out = new Map(this.firstClosed);
+    for (const [sq, lift] of this.open) {
+      if (!out.has(sq) && (lift.back ?? now) - lift.since >= this.bounceMs) out.set(sq, lift.since);
+    }
+    return out;
+  }
+
+  /**
+   * A move was committed: only lifts still under way on squares the new position occupies remain,
+   * and those that came after the next mover began (`mover`: a square of the side to move now):
+   * they are the next move's evidence (a target lifted after its capturer).
+   */
+  reset(expected: Cells, mover?: (sq: Square) => boolean): void {
+    let start = Number.POSITIVE_INFINITY;
+    if (mover) {
+      for (const [sq, lift] of this.open) {
+        if (lift.back === undefined && expected[sq] !== '.' && mover(sq)) start = Math.min(start, lift.since);
+      }
+    }
+    for (const [sq, since] of [...this.closed]) if (since < start) this.closed.delete(sq);
+    for (const [sq, since] of [...this.firstClosed]) if (since < start) this.firstClosed.delete(sq);
     for (const [sq, lift] of [...this.open]) {
-      if (expected[sq] === '.' || lift.back !== undefined) this.open.delete(sq);
+      if (expected[sq] === '.' || (lift.back !== undefined && lift.since < start)) this.open.delete(sq);
     }
   }
 
   private close(sq: Square, lift: OpenLift): void {
-    if (lift.back !== undefined && lift.back - lift.since >= this.bounceMs) this.closed.set(sq, lift.since);
+    if (lift.back !== undefined && lift.back - lift.since >= this.bounceMs) {
+      this.closed.set(sq, lift.since);
+      if (!this.firstClosed.has(sq)) this.firstClosed.set(sq, lift.since);
+    }
     this.open.delete(sq);
   }
 }

@@ -1,17 +1,20 @@
 /**
- * The move-reading machine: snapshots and clock buttons in; moves, retractions, alerts and its own
- * state out, as emitted events. What a board means is `judge()` in reader.ts; the machine decides
- * *when* to judge and act: after a bounce window for a reading to be believed, after a settle
- * window when a sliding piece could still travel, and after longer for an out-of-sync alert.
+ * The move-reading machine: snapshots and clock buttons in; what the board shows out, as emitted
+ * events. What a board means is `judge()` in reader.ts; the machine decides only *when*: after a
+ * bounce window for a reading to be believed, after a settle window when a sliding piece could
+ * still travel, and when an explanation runs out (a stray piece back too late, an out-of-sync
+ * deadline). The moves it reads leave as `commit` events: the tracker plays them into the game
+ * and answers with `applied`, so no move is played inside the machine.
  */
-import { enqueueActions, setup } from 'xstate';
+import { assign, enqueueActions, setup } from 'xstate';
+import { explainIllegal } from '../rules/explain.js';
 import { makeIccs } from '../rules/iccs.js';
 import type { Position } from '../rules/position.js';
-import type { Color, Move, Square } from '../rules/types.js';
+import { type Color, type Move, makeSquareName, type Square } from '../rules/types.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
 import { type Correction, pairCorrections } from './corrections.js';
 import { Lifts } from './lifts.js';
-import { commonPrefix, type Displacement, expectedCells, judge, type Line, type Verdict } from './reader.js';
+import { DEFAULT_READER_TIMING, type Displacement, expectedCells, judge, type Verdict } from './reader.js';
 
 export interface TrackerOptions {
   readonly sensing: Sensing;
@@ -19,12 +22,20 @@ export interface TrackerOptions {
   readonly bounceMs: number;
   /** A move that could still extend (a slide) is committed once the board held this long. */
   readonly settleMs: number;
-  /** A board that nothing explains raises an out-of-sync alert after this long. */
+  /** A board that nothing explains raises an out-of-sync alert this long after it stopped fitting. */
   readonly outOfSyncMs: number;
   /** Takebacks by the player who just moved (casual play); false makes them an alert. */
   readonly takebacks: boolean;
   /** Tournament policy: an illegal move left standing this long is a foul; 0 = casual (alert only). */
   readonly foulAfterMs: number;
+  /** A piece off the board that the next mover would not hold explains the board this long. */
+  readonly strayMs?: number;
+  /** A square that alone spoils the board this long without changing is taken for a dead sensor. */
+  readonly maskAfterMs?: number;
+  /** A clock button counts once a frame after it shows the board, or after this long. */
+  readonly buttonGraceMs?: number;
+  /** In setup, one square alone wrong this long is taken for a dead sensor and the game starts. */
+  readonly setupFaultMs?: number;
 }
 
 export const DEFAULT_TRACKER_OPTIONS: Omit<TrackerOptions, 'sensing'> = {
@@ -33,27 +44,22 @@ export const DEFAULT_TRACKER_OPTIONS: Omit<TrackerOptions, 'sensing'> = {
   outOfSyncMs: 2000,
   takebacks: true,
   foulAfterMs: 0,
+  strayMs: DEFAULT_READER_TIMING.strayMs,
+  maskAfterMs: DEFAULT_READER_TIMING.maskAfterMs,
+  setupFaultMs: 3000,
 };
 
-/** What the machine needs of the game; the game model adapts to it. */
-export interface GamePort {
-  /** The confirmed position: an object never changed once handed out (a move gives a new one). */
+/** What the machine knows of the game: handed in at the start and after every change. */
+export interface GameView {
+  /** The confirmed position: never changed once handed out. */
   readonly position: Position;
-  /** The position before the last move and that move (for takebacks), if there is one. */
+  /** The position before the last move and that move (for takebacks and revisions). */
   readonly previous: { readonly position: Position; readonly move: Move } | undefined;
   readonly plies: number;
   readonly over: boolean;
   /** Over by an ending a further legal move withdraws (an unclaimed repetition, the move limit…). */
   readonly canPlayOn: boolean;
-  /** The result, once over. */
   readonly outcome: { result: string; reason: string; detail?: string } | undefined;
-  /** Plays a move the board showed; a refusal (the game's clock ran out first…) says why. */
-  play(move: Move, t: number): { ok: true } | { ok: false; message: string };
-  /** Takes back the last move; false when the game refuses (it ended by resignation, say). */
-  undoLast(t: number): boolean;
-  foul(color: Color, t: number): void;
-  /** Why a move is illegal, for the alert. */
-  explain(pos: Position, move: Move): { code: string; message: string };
 }
 
 export type TrackerState =
@@ -72,7 +78,9 @@ export type AlertKind =
   | 'takeback_forbidden'
   | 'foul'
   | 'move_rejected'
-  | 'play_on';
+  | 'play_on'
+  | 'ambiguous'
+  | 'sensor_fault';
 
 export interface Alert {
   readonly kind: AlertKind;
@@ -85,6 +93,11 @@ export interface Alert {
   readonly legalTargets?: readonly string[];
   /** How to put the board right: pieces to move (from → to), to remove, or to add. */
   readonly corrections?: readonly Correction[];
+  /** `sensor_fault`: the square whose sensor reads wrong, and what it reads. */
+  readonly square?: string;
+  readonly reads?: 'empty' | 'occupied';
+  /** `ambiguous`: the lines the board still allows (ICCS). */
+  readonly candidates?: readonly string[][];
 }
 
 export interface StateDetail {
@@ -94,47 +107,68 @@ export interface StateDetail {
   readonly corrections?: readonly Correction[];
 }
 
-export type TrackerEmitted =
-  | { type: 'move'; ply: number; move: Move; iccs: string; t: number; frameT: number }
-  | { type: 'retract'; ply: number; t: number }
+/** What the machine emits: `commit` and `foul` are for the tracker, the rest is public. */
+export type MachineEmitted =
+  | { type: 'commit'; moves: readonly Move[]; revision: boolean; t: number; frameT: number }
+  | { type: 'foul'; side: Color; t: number }
   | { type: 'alert'; alert: Alert; t: number }
   | { type: 'alertCleared'; kind: AlertKind; t: number }
   | { type: 'state'; state: TrackerState; detail: StateDetail; t: number }
   | { type: 'gameStart'; t: number }
   | { type: 'gameOver'; result: string; reason: string; detail?: string; t: number };
 
+export type TrackerEmitted =
+  | { type: 'move'; ply: number; move: Move; iccs: string; t: number; frameT: number }
+  | { type: 'retract'; ply: number; t: number }
+  | Exclude<MachineEmitted, { type: 'commit' } | { type: 'foul' }>;
+
 export type TrackerEvent =
   | { type: 'snapshot'; t: number; cells: Cells }
-  | { type: 'button'; t: number; side: Color };
+  | { type: 'button'; t: number; side: Color }
+  /** The game after a commit or a foul; `rejected`: the game refused the move (why). */
+  | { type: 'applied'; game: GameView; rejected?: string | undefined }
+  | { type: 'options'; options: Partial<Omit<TrackerOptions, 'sensing'>> };
 
 export interface TrackerInput {
   readonly options: TrackerOptions;
-  readonly game: GamePort;
+  readonly game: GameView;
   /** The time source the actor's timers use (a virtual clock in replay and tests). */
   readonly now: () => number;
-  /** Resume: the game is already under way; the board is checked against it first. */
-  readonly resume?: boolean;
 }
 
 interface Context {
   readonly options: TrackerOptions;
-  readonly game: GamePort;
+  readonly game: GameView;
   readonly now: () => number;
-  cells: Cells | undefined;
+  readonly cells: Cells | undefined;
   /** Time of the last change of the board (the frame that completes a move). */
-  changedAt: number;
-  /** Squares lifted since the confirmed position (evidence for captures). */
+  readonly changedAt: number;
+  /** When each square's reading last changed (evidence for strays and dead sensors). */
+  readonly squareChangedAt: Float64Array;
+  /** Time of the latest frame, changed or not (a heartbeat shows the board is current). */
+  readonly frameAt: number;
+  /** Squares lifted since the confirmed position: evidence for captures. */
   readonly lifts: Lifts;
-  pending: readonly Line[];
-  buttonBy: Color | undefined;
-  verdict: Verdict;
-  /** The game refused the last move the board showed. */
-  rejected: boolean;
-  /** The cells of the confirmed position, kept while it stands. */
-  expected?: { readonly pos: Position; readonly cells: Cells } | undefined;
+  readonly pending: readonly (readonly Move[])[];
+  /** The side to move pressed its button at this time. */
+  readonly button: { readonly side: Color; readonly t: number } | undefined;
+  readonly verdict: Verdict;
+  readonly settled: boolean;
+  /** The last move may still be revised (no opponent action since). */
+  readonly revisable: boolean;
+  /** Squares taken for dead sensors: their readings are ignored. */
+  readonly mask: ReadonlySet<Square>;
+  /** Since when no explanation fits the board. */
+  readonly unfitSince: number | undefined;
+  /** Alerts raised by the machine's judgement and not yet ended. */
+  readonly raised: ReadonlySet<'out_of_sync' | 'ambiguous'>;
+  readonly rejected: boolean;
+  readonly expected?: { readonly pos: Position; readonly cells: Cells } | undefined;
 }
 
-const sq = (s: Square): string => makeIccs({ from: s, to: s }).slice(0, 2);
+const sq = (s: Square): string => makeSquareName(s);
+const sameMove = (a: Move, b: Move): boolean => a.from === b.from && a.to === b.to;
+const NEVER = 2_000_000_000;
 
 export function createTrackerMachine() {
   return setup({
@@ -142,119 +176,167 @@ export function createTrackerMachine() {
       context: {} as Context,
       events: {} as TrackerEvent,
       input: {} as TrackerInput,
-      emitted: {} as TrackerEmitted,
+      emitted: {} as MachineEmitted,
     },
     delays: {
       bounce: ({ context }) => context.options.bounceMs,
       settleRest: ({ context }) => Math.max(0, context.options.settleMs - context.options.bounceMs),
-      outOfSyncRest: ({ context }) => Math.max(0, context.options.outOfSyncMs - context.options.bounceMs),
+      outOfSync: ({ context }) =>
+        Math.max(0, (context.unfitSince ?? context.now()) + context.options.outOfSyncMs - context.now()),
+      recheck: ({ context }) => {
+        const v = context.verdict;
+        const at = v.kind === 'wait' || v.kind === 'unknown' ? v.recheckAt : undefined;
+        return at === undefined ? NEVER : Math.max(1, at - context.now() + 1);
+      },
+      setupFault: ({ context }) => context.options.setupFaultMs ?? NEVER,
       foul: ({ context }) => context.options.foulAfterMs,
     },
     guards: {
       changed: ({ context, event }) => event.type === 'snapshot' && event.cells !== context.cells,
-      boardIsTarget: ({ context }) => context.cells === confirmedCells(context),
+      boardIsTarget: ({ context }) => boardMatches(context),
+      oneSquareWrong: ({ context }) => setupFault(context) !== undefined,
+      buttonUnjudged: ({ context }) => context.button !== undefined && context.verdict.kind !== 'idle',
       isIdle: ({ context }) => context.verdict.kind === 'idle',
-      isTransit: ({ context }) => context.verdict.kind === 'transit',
-      isPending: ({ context }) => context.verdict.kind === 'pending',
-      // A slide may go on; a clock button by the mover ends it at once.
-      isMoveNow: ({ context }) =>
-        context.verdict.kind === 'move' &&
-        (!context.verdict.extendable || context.buttonBy === context.game.position.turn),
-      isMove: ({ context }) => context.verdict.kind === 'move',
-      isTakeback: ({ context }) => context.verdict.kind === 'takeback',
+      isWait: ({ context }) => context.verdict.kind === 'wait',
+      isSuspect: ({ context }) => context.verdict.kind === 'suspect',
+      commitNow: ({ context }) => {
+        const v = context.verdict;
+        if (v.kind !== 'commit') return false;
+        // A takeback or a revision must hold still like a slide: the hand may be passing by.
+        return v.ready && (!v.revision || context.settled);
+      },
+      commitLater: ({ context }) => context.verdict.kind === 'commit',
+      isTakebackRefused: ({ context }) => context.verdict.kind === 'takeback_refused',
       isIllegal: ({ context }) => context.verdict.kind === 'illegal',
-      takebacksAllowed: ({ context }) => context.options.takebacks,
       tournament: ({ context }) => context.options.foulAfterMs > 0,
-      gameOver: ({ context }) => context.game.over,
-      canPlayOn: ({ context }) => context.game.canPlayOn,
+      gameOver: ({ context }) => context.game.over && !context.game.canPlayOn,
+      canPlayOn: ({ context }) => context.game.over && context.game.canPlayOn,
       rejected: ({ context }) => context.rejected,
+      appliedOver: ({ event }) => event.type === 'applied' && event.game.over && !event.game.canPlayOn,
     },
     actions: {
-      record: ({ context, event }) => {
-        if (event.type !== 'snapshot') return;
-        trackLifts(context, event.cells, event.t);
-        context.cells = event.cells;
-        context.changedAt = event.t;
-      },
-      recordButton: ({ context, event }) => {
-        if (event.type === 'button') context.buttonBy = event.side;
-      },
-      evaluate: ({ context }) => {
-        evaluate(context);
-      },
-      commit: enqueueActions(({ context, enqueue }) => {
+      record: assign(({ context, event }) => {
+        if (event.type !== 'snapshot') return {};
+        const previous = context.cells;
+        const squareChangedAt = context.squareChangedAt.slice();
+        let mask = context.mask;
+        for (let s = 0; s < 90; s++) {
+          if (previous !== undefined && previous[s] === event.cells[s]) continue;
+          squareChangedAt[s] = event.t;
+          // A dead sensor never changes: one that does is alive after all.
+          if (mask.has(s)) {
+            mask = new Set(mask);
+            (mask as Set<Square>).delete(s);
+          }
+        }
+        context.lifts.observe(confirmedCells(context), event.cells, event.t);
+        return {
+          cells: event.cells,
+          changedAt: event.t,
+          frameAt: event.t,
+          squareChangedAt,
+          mask,
+          settled: false,
+        };
+      }),
+      unmaskAlert: enqueueActions(({ context, event, enqueue }) => {
+        if (event.type !== 'snapshot' || context.mask.size === 0 || context.cells === undefined) return;
+        for (const s of context.mask) {
+          if (context.cells[s] !== event.cells[s]) {
+            enqueue.emit({ type: 'alertCleared', kind: 'sensor_fault', t: event.t });
+            return;
+          }
+        }
+      }),
+      heartbeat: assign(({ event }) => (event.type === 'snapshot' ? { frameAt: event.t } : {})),
+      recordButton: assign(({ context, event }) => {
+        if (event.type !== 'button' || event.side !== context.game.position.turn) return {};
+        return { button: { side: event.side, t: event.t } };
+      }),
+      markSettled: assign({ settled: true }),
+      evaluate: assign(({ context }) => evaluate(context)),
+      options: assign(({ context, event }) =>
+        event.type === 'options' ? { options: { ...context.options, ...event.options } } : {},
+      ),
+      applied: assign(({ context, event }) => {
+        if (event.type !== 'applied') return {};
+        const moved = event.game.position !== context.game.position;
+        if (!moved) return { game: event.game, rejected: event.rejected !== undefined };
+        // Lines that went further than the committed moves stay pending, rebased.
         const v = context.verdict;
-        for (const e of commitMoves(context, v.kind === 'move' ? v.line.moves : [])) enqueue.emit(e);
+        const done = v.kind === 'commit' && !v.revision && !event.rejected ? v.moves : undefined;
+        const pending = done
+          ? context.pending
+              .filter((l) => l.length > done.length && done.every((m, k) => sameMove(m, l[k]!)))
+              .map((l) => l.slice(done.length))
+          : [];
+        return {
+          game: event.game,
+          rejected: event.rejected !== undefined,
+          ...freshEvidence(context, event.game.position, true),
+          pending,
+        };
       }),
-      retract: enqueueActions(({ context, enqueue }) => {
-        const t = context.now();
-        const ply = context.game.plies;
-        if (!context.game.undoLast(t)) return;
-        resetEvidence(context);
-        enqueue.emit({ type: 'retract', ply, t });
+      emitCommit: enqueueActions(({ context, enqueue }) => {
+        const v = context.verdict;
+        if (v.kind !== 'commit') return;
+        enqueue.emit({
+          type: 'commit',
+          moves: v.moves,
+          revision: v.revision,
+          t: context.now(),
+          frameT: context.changedAt,
+        });
       }),
-      foul: enqueueActions(({ context, enqueue }) => {
+      emitFoul: enqueueActions(({ context, enqueue }) => {
         const v = context.verdict;
         if (v.kind !== 'illegal') return;
+        const side = illegalSide(context, v.displacement);
         const t = context.now();
-        context.game.foul(v.displacement.turn, t);
+        enqueue.emit({ type: 'foul', side, t });
         enqueue.emit({
           type: 'alert',
           t,
-          alert: {
-            kind: 'foul',
-            side: v.displacement.turn,
-            message: `foul: ${v.displacement.turn}'s illegal move was not corrected in time`,
-          },
+          alert: { kind: 'foul', side, message: `foul: ${side}'s illegal move was not corrected in time` },
         });
       }),
-      clearPending: ({ context }) => {
-        context.pending = [];
-      },
-      resetEvidence: ({ context }) => resetEvidence(context),
-      emitGameStart: enqueueActions(({ context, enqueue }) => {
-        enqueue.emit({ type: 'gameStart', t: context.now() });
-      }),
-      emitSetup: enqueueActions(({ context, enqueue }) =>
-        enqueue.emit(stateEvent(context, 'setup', { corrections: correctionsFor(context) })),
-      ),
-      emitIdle: enqueueActions(({ context, enqueue }) =>
-        enqueue.emit(stateEvent(context, 'awaiting_move', {})),
-      ),
-      emitLifted: enqueueActions(({ context, enqueue }) =>
-        enqueue.emit(stateEvent(context, 'piece_lifted', liftedDetail(context))),
-      ),
-      emitPending: enqueueActions(({ context, enqueue }) => {
+      mask: assign(({ context }) => {
         const v = context.verdict;
-        const candidates = v.kind === 'pending' ? v.lines.map((l) => l.moves.map(makeIccs)) : [];
-        enqueue.emit(stateEvent(context, 'pending_capture', { candidates }));
+        if (v.kind !== 'suspect') return {};
+        return { mask: new Set([...context.mask, v.square]) };
       }),
-      emitIllegal: enqueueActions(({ context, enqueue }) => {
+      emitSensorFault: enqueueActions(({ context, enqueue }) => {
         const v = context.verdict;
-        if (v.kind !== 'illegal') return;
+        if (v.kind === 'suspect') enqueue.emit(sensorFault(context, v.square, v.reads));
+      }),
+      startWithFault: enqueueActions(({ context, enqueue }) => {
+        const fault = setupFault(context);
+        if (!fault) return;
+        enqueue.assign({ mask: new Set([...context.mask, fault.square]) });
+        enqueue.emit(sensorFault(context, fault.square, fault.reads));
+      }),
+      /** Alerts that follow from the judgement: out of sync past its deadline, ambiguity. */
+      syncAlerts: enqueueActions(({ context, enqueue }) => {
         const t = context.now();
-        enqueue.emit({ type: 'alert', t, alert: illegalAlert(context, v.displacement) });
-        enqueue.emit({ type: 'state', state: 'illegal', t, detail: {} });
+        const v = context.verdict;
+        const raised = new Set(context.raised);
+        const fits = v.kind !== 'unknown' && v.kind !== 'suspect';
+        if (fits && raised.delete('out_of_sync'))
+          enqueue.emit({ type: 'alertCleared', kind: 'out_of_sync', t });
+        const ambiguous = v.kind === 'wait' && v.ambiguous;
+        if (!ambiguous && v.kind !== 'unknown' && raised.delete('ambiguous'))
+          enqueue.emit({ type: 'alertCleared', kind: 'ambiguous', t });
+        if (ambiguous && !raised.has('ambiguous')) {
+          raised.add('ambiguous');
+          enqueue.emit({ type: 'alert', t, alert: ambiguousAlert(context, v.candidates) });
+        }
+        enqueue.assign({ raised });
       }),
-      clearIllegal: enqueueActions(({ context, enqueue }) => {
-        enqueue.emit({ type: 'alertCleared', kind: 'illegal_move', t: context.now() });
-      }),
-      emitTakebackRefused: enqueueActions(({ context, enqueue }) => {
-        enqueue.emit({
-          type: 'alert',
-          t: context.now(),
-          alert: {
-            kind: 'takeback_forbidden',
-            message: 'takebacks are not allowed in this game: play the last move again',
-          },
-        });
-      }),
-      clearTakebackRefused: enqueueActions(({ context, enqueue }) => {
-        enqueue.emit({ type: 'alertCleared', kind: 'takeback_forbidden', t: context.now() });
-      }),
-      emitOutOfSync: enqueueActions(({ context, enqueue }) => {
+      raiseOutOfSync: enqueueActions(({ context, enqueue }) => {
+        if (context.raised.has('out_of_sync')) return;
         const t = context.now();
         const corrections = correctionsFor(context);
+        enqueue.assign({ raised: new Set([...context.raised, 'out_of_sync' as const]) });
         enqueue.emit({
           type: 'alert',
           t,
@@ -266,9 +348,52 @@ export function createTrackerMachine() {
         });
         enqueue.emit({ type: 'state', state: 'out_of_sync', t, detail: { corrections } });
       }),
-      clearOutOfSync: enqueueActions(({ context, enqueue }) => {
-        enqueue.emit({ type: 'alertCleared', kind: 'out_of_sync', t: context.now() });
+      clearAll: enqueueActions(({ context, enqueue }) => {
+        const t = context.now();
+        for (const kind of context.raised) enqueue.emit({ type: 'alertCleared', kind, t });
+        enqueue.assign({ raised: new Set() });
       }),
+      resetEvidence: assign(({ context }) => freshEvidence(context, context.game.position, false)),
+      emitGameStart: enqueueActions(({ context, enqueue }) =>
+        enqueue.emit({ type: 'gameStart', t: context.now() }),
+      ),
+      emitSetup: enqueueActions(({ context, enqueue }) =>
+        enqueue.emit(stateEvent(context, 'setup', { corrections: correctionsFor(context) })),
+      ),
+      emitIdle: enqueueActions(({ context, enqueue }) =>
+        enqueue.emit(stateEvent(context, 'awaiting_move', {})),
+      ),
+      emitWaiting: enqueueActions(({ context, enqueue }) => {
+        const v = context.verdict;
+        if (v.kind !== 'wait') return;
+        if (v.candidates.length > 0) {
+          const candidates = v.candidates.map((l) => l.map(makeIccs));
+          enqueue.emit(stateEvent(context, 'pending_capture', { candidates }));
+        } else enqueue.emit(stateEvent(context, 'piece_lifted', liftedDetail(context, v.lifted)));
+      }),
+      emitIllegal: enqueueActions(({ context, enqueue }) => {
+        const v = context.verdict;
+        if (v.kind !== 'illegal') return;
+        const t = context.now();
+        enqueue.emit({ type: 'alert', t, alert: illegalAlert(context, v.displacement) });
+        enqueue.emit({ type: 'state', state: 'illegal', t, detail: {} });
+      }),
+      clearIllegal: enqueueActions(({ context, enqueue }) =>
+        enqueue.emit({ type: 'alertCleared', kind: 'illegal_move', t: context.now() }),
+      ),
+      emitTakebackRefused: enqueueActions(({ context, enqueue }) =>
+        enqueue.emit({
+          type: 'alert',
+          t: context.now(),
+          alert: {
+            kind: 'takeback_forbidden',
+            message: 'takebacks are not allowed in this game: play the last move again',
+          },
+        }),
+      ),
+      clearTakebackRefused: enqueueActions(({ context, enqueue }) =>
+        enqueue.emit({ type: 'alertCleared', kind: 'takeback_forbidden', t: context.now() }),
+      ),
       emitGameOver: enqueueActions(({ context, enqueue }) => {
         const outcome = context.game.outcome;
         if (outcome) enqueue.emit({ type: 'gameOver', ...outcome, t: context.now() });
@@ -283,79 +408,116 @@ export function createTrackerMachine() {
       now: input.now,
       cells: undefined,
       changedAt: 0,
+      squareChangedAt: new Float64Array(90).fill(input.now()),
+      frameAt: 0,
       lifts: new Lifts(input.options.bounceMs),
       pending: [],
-      buttonBy: undefined,
-      verdict: { kind: 'unknown', keep: [] },
+      button: undefined,
+      verdict: { kind: 'unknown' },
+      settled: false,
+      revisable: false,
+      mask: new Set(),
+      unfitSince: undefined,
+      raised: new Set(),
       rejected: false,
     }),
+    on: {
+      options: { actions: 'options' },
+    },
     initial: 'setup',
     states: {
       /** Waiting for the board to show the game's position (the start, a FEN, or a resumed game). */
       setup: {
+        initial: 'reading',
         on: {
-          snapshot: { guard: 'changed', target: 'setup', reenter: true, actions: 'record' },
+          snapshot: {
+            guard: 'changed',
+            target: '.reading',
+            reenter: true,
+            actions: ['unmaskAlert', 'record'],
+          },
         },
-        after: {
-          bounce: [
-            { guard: 'boardIsTarget', target: 'playing', actions: ['resetEvidence', 'emitGameStart'] },
-            { actions: 'emitSetup' },
-          ],
+        states: {
+          reading: {
+            after: {
+              bounce: [
+                {
+                  guard: 'boardIsTarget',
+                  target: '#tracker.playing',
+                  actions: ['resetEvidence', 'emitGameStart'],
+                },
+                { target: 'wrong', actions: 'emitSetup' },
+              ],
+            },
+          },
+          // One square alone wrong for long enough: a dead sensor must not stop the game.
+          wrong: {
+            after: {
+              setupFault: {
+                guard: 'oneSquareWrong',
+                target: '#tracker.playing',
+                actions: ['startWithFault', 'resetEvidence', 'emitGameStart'],
+              },
+            },
+          },
         },
       },
       playing: {
         initial: 'idle',
         on: {
-          snapshot: { guard: 'changed', target: '.changing', reenter: true, actions: 'record' },
+          snapshot: [
+            { guard: 'changed', target: '.changing', reenter: true, actions: ['unmaskAlert', 'record'] },
+            // A heartbeat: the board is as we last read it, so a button before it can count.
+            { guard: 'buttonUnjudged', target: '.judging', reenter: true, actions: 'heartbeat' },
+            { actions: 'heartbeat' },
+          ],
         },
         states: {
           idle: {
             entry: 'emitIdle',
-            on: { button: { target: 'judging', actions: ['recordButton', 'evaluate'] } },
+            on: { button: { target: 'judging', actions: 'recordButton' } },
           },
           changing: {
             on: { button: { actions: 'recordButton' } },
-            after: { bounce: { target: 'judging', actions: 'evaluate' } },
+            after: { bounce: 'judging' },
           },
           judging: {
+            entry: ['evaluate', 'syncAlerts'],
             always: [
-              { guard: 'isMoveNow', target: 'committed', actions: 'commit' },
-              { guard: 'isMove', target: 'settling' },
-              { guard: 'isPending', target: 'pendingCapture' },
-              { guard: 'isTransit', target: 'lifted' },
-              { guard: 'isIdle', target: 'idle', actions: 'clearPending' },
-              { guard: 'isTakeback', target: 'takebackCandidate' },
+              { guard: 'isSuspect', target: 'judging', reenter: true, actions: ['mask', 'emitSensorFault'] },
+              { guard: 'commitNow', target: 'committing' },
+              { guard: 'commitLater', target: 'settling' },
+              { guard: 'isWait', target: 'waiting' },
+              { guard: 'isIdle', target: 'idle' },
+              { guard: 'isTakebackRefused', target: 'takebackRefused' },
               { guard: 'isIllegal', target: 'illegalCandidate' },
               { target: 'unmatched' },
             ],
           },
-          committed: {
+          settling: {
+            on: { button: { target: 'judging', actions: 'recordButton' } },
+            after: { settleRest: { target: 'judging', actions: 'markSettled' } },
+          },
+          committing: {
+            entry: 'emitCommit',
+            on: {
+              applied: [
+                { guard: 'rejected', target: 'unmatched', actions: 'applied' },
+                { target: 'applying', actions: 'applied' },
+              ],
+            },
+          },
+          applying: {
             always: [
               { guard: 'canPlayOn', target: 'ended' },
               { guard: 'gameOver', target: '#tracker.gameOver' },
-              { guard: 'rejected', target: 'unmatched' },
-              { target: 'judging', actions: 'evaluate' },
+              { target: 'judging' },
             ],
           },
-          settling: {
-            on: { button: { target: 'judging', actions: ['recordButton', 'evaluate'] } },
-            after: { settleRest: { target: 'committed', actions: 'commit' } },
-          },
-          pendingCapture: {
-            entry: 'emitPending',
-            on: { button: { target: 'judging', actions: ['recordButton', 'evaluate'] } },
-          },
-          lifted: {
-            entry: 'emitLifted',
-            on: { button: { target: 'judging', actions: ['recordButton', 'evaluate'] } },
-          },
-          takebackCandidate: {
-            after: {
-              settleRest: [
-                { guard: 'takebacksAllowed', target: 'judging', actions: ['retract', 'evaluate'] },
-                { target: 'takebackRefused' },
-              ],
-            },
+          waiting: {
+            entry: 'emitWaiting',
+            on: { button: { target: 'judging', actions: 'recordButton' } },
+            after: { recheck: 'judging' },
           },
           takebackRefused: { entry: 'emitTakebackRefused', exit: 'clearTakebackRefused' },
           illegalCandidate: { after: { settleRest: 'illegal' } },
@@ -365,156 +527,233 @@ export function createTrackerMachine() {
             initial: 'standing',
             states: {
               standing: {
-                after: { foul: { guard: 'tournament', target: 'fouled', actions: 'foul' } },
+                after: { foul: { guard: 'tournament', target: 'fouled', actions: 'emitFoul' } },
               },
               fouled: {
-                always: { guard: 'gameOver', target: '#tracker.gameOver' },
+                on: {
+                  applied: [
+                    { guard: 'appliedOver', target: '#tracker.gameOver', actions: 'applied' },
+                    { actions: 'applied' },
+                  ],
+                },
               },
             },
           },
           /** Ended by an ending the players may play past: the board is still read. */
           ended: { entry: 'emitGameOver' },
-          unmatched: { after: { outOfSyncRest: 'outOfSync' } },
-          outOfSync: { entry: 'emitOutOfSync', exit: 'clearOutOfSync' },
+          unmatched: {
+            on: { button: { actions: 'recordButton' } },
+            after: {
+              outOfSync: { target: 'outOfSync' },
+              recheck: 'judging',
+            },
+          },
+          outOfSync: {
+            entry: 'raiseOutOfSync',
+            after: { recheck: 'judging' },
+          },
         },
       },
-      gameOver: { entry: 'emitGameOver' },
+      gameOver: { entry: ['clearAll', 'emitGameOver'] },
     },
   });
 }
 
-const stateEvent = (context: Context, state: TrackerState, detail: StateDetail): TrackerEmitted => ({
+const stateEvent = (context: Context, state: TrackerState, detail: StateDetail): MachineEmitted => ({
   type: 'state',
   state,
   detail,
   t: context.now(),
 });
 
-function evaluate(context: Context): void {
+function evaluate(context: Context): Partial<Context> {
   const cells = context.cells;
-  if (cells === undefined) {
-    context.verdict = { kind: 'unknown', keep: [] };
-    return;
-  }
+  if (cells === undefined) return { verdict: { kind: 'unknown' } };
   const now = context.now();
-  const lifted = context.lifts.at(now);
-  const verdict = judge(
-    context.game.position,
-    cells,
-    context.options.sensing,
-    context.pending,
-    { lifted, buttonBy: context.buttonBy },
-    context.game.previous,
-  );
-  context.verdict = verdict;
-  if ('keep' in verdict && verdict.keep) context.pending = verdict.keep;
-  else if (verdict.kind === 'idle') {
-    // The board is back as it was: what was lifted and put back (a touch, a takeback refused and
-    // replayed) is evidence for nothing that comes next.
-    context.pending = [];
-    resetEvidence(context);
-  }
-}
-
-function commitMoves(context: Context, moves: readonly Move[]): TrackerEmitted[] {
-  const out: TrackerEmitted[] = [];
-  const t = context.now();
-  context.rejected = false;
-  for (const move of moves) {
-    const ended = context.game.outcome;
-    const played = context.game.play(move, t);
-    if (!played.ok) {
-      context.rejected = true;
-      out.push({ type: 'alert', t, alert: { kind: 'move_rejected', message: played.message } });
-      break;
-    }
-    if (ended) {
-      out.push({
-        type: 'alert',
-        t,
-        alert: {
-          kind: 'play_on',
-          message: `play goes on past the ${ended.reason.replace(/_/g, ' ')} (${ended.result})`,
-        },
-      });
-    }
-    out.push({
-      type: 'move',
-      ply: context.game.plies,
-      move,
-      iccs: makeIccs(move),
-      t,
-      frameT: context.changedAt,
-    });
-    if (context.game.over) break;
-    if (context.game.position.isCheck()) {
-      out.push({
-        type: 'alert',
-        t,
-        alert: {
-          kind: 'check',
-          side: context.game.position.turn,
-          message: `${context.game.position.turn} is in check`,
-        },
-      });
+  // A button counts once a frame read after it shows the board (a lost frame may hide a landing).
+  // Without one, it counts once a heartbeat should have come (the link lost it, or has none).
+  const grace = context.options.buttonGraceMs ?? 1200;
+  const fresh = context.button && (context.frameAt >= context.button.t || now >= context.button.t + grace);
+  const button = fresh ? context.button!.side : undefined;
+  const verdict = judge({
+    base: context.game.position,
+    previous: context.game.previous,
+    revisable: context.revisable,
+    takebacks: context.options.takebacks,
+    pending: context.pending,
+    observed: cells,
+    sensing: context.options.sensing,
+    mask: context.mask,
+    evidence: {
+      lifted: context.lifts.at(now),
+      firstLifted: context.lifts.firstAt(now),
+      buttonBy: button,
+      changedAt: context.squareChangedAt,
+    },
+    now,
+    settled: context.settled,
+    timing: {
+      strayMs: context.options.strayMs ?? DEFAULT_READER_TIMING.strayMs,
+      maskAfterMs: context.options.maskAfterMs ?? DEFAULT_READER_TIMING.maskAfterMs,
+    },
+  });
+  const out: { -readonly [K in keyof Context]?: Context[K] } = { verdict };
+  const fits = verdict.kind !== 'unknown' && verdict.kind !== 'suspect';
+  out.unfitSince = fits ? undefined : (context.unfitSince ?? now);
+  if (verdict.kind === 'wait') {
+    out.pending = verdict.keep;
+    if (context.button && !fresh) {
+      const at = context.button.t + grace;
+      out.verdict = { ...verdict, recheckAt: Math.min(verdict.recheckAt ?? at, at) };
     }
   }
-  // Lines that went further than the committed moves stay pending, rebased.
-  const n = moves.length;
-  context.pending = context.pending
-    .filter((l) => l.moves.length > n && commonPrefix([l, { moves, weak: false }]).length === n)
-    .map((l) => ({ moves: l.moves.slice(n), weak: l.weak }));
-  resetEvidence(context);
+  if (verdict.kind === 'idle') {
+    // The board is back as it was: what was lifted and put back is evidence for nothing next.
+    return {
+      ...out,
+      ...freshEvidence(context, context.game.position, context.revisable && !opponentLifted(context)),
+    };
+  }
   return out;
 }
 
+function opponentLifted(context: Context): boolean {
+  const pos = context.game.position;
+  const side = pos.turn === 'red' ? 1 : 2;
+  for (const s of context.lifts.at(context.now()).keys()) if (pos.colorAt(s) === side) return true;
+  return false;
+}
+
+/** Evidence starts again from a new confirmed position (or the same one, seen again). */
+function freshEvidence(context: Context, pos: Position, revisable: boolean): Partial<Context> {
+  const cells = expectedCellsOf(context, pos);
+  const side = pos.turn === 'red' ? 1 : 2;
+  context.lifts.reset(cells, (s) => pos.colorAt(s) === side);
+  return { button: undefined, pending: [], settled: false, revisable, unfitSince: undefined };
+}
+
+function expectedCellsOf(context: Context, pos: Position): Cells {
+  if (context.expected?.pos === pos) return context.expected.cells;
+  return expectedCells(pos, context.options.sensing);
+}
+
 /**
- * What the confirmed position shows the sensors, worked out once per position (the game port
+ * What the confirmed position shows the sensors, worked out once per position (the game view
  * hands out the same position object until a move changes it): every frame needs it.
  */
 function confirmedCells(context: Context): Cells {
   const pos = context.game.position;
   if (context.expected?.pos !== pos) {
-    context.expected = { pos, cells: expectedCells(pos, context.options.sensing) };
+    (context as { expected?: Context['expected'] }).expected = {
+      pos,
+      cells: expectedCells(pos, context.options.sensing),
+    };
   }
-  return context.expected.cells;
+  return context.expected!.cells;
 }
 
-function trackLifts(context: Context, cells: Cells, t: number): void {
-  context.lifts.observe(confirmedCells(context), cells, t);
+function boardMatches(context: Context): boolean {
+  const cells = context.cells;
+  if (cells === undefined) return false;
+  const expected = confirmedCells(context);
+  if (context.mask.size === 0) return cells === expected;
+  for (let s = 0; s < 90; s++) if (!context.mask.has(s) && cells[s] !== expected[s]) return false;
+  return true;
 }
 
-function resetEvidence(context: Context): void {
-  context.buttonBy = undefined;
-  context.lifts.reset(confirmedCells(context));
+/** Setup: exactly one square reads wrong, and has read so since the setup's last change there. */
+function setupFault(context: Context): { square: Square; reads: 'empty' | 'occupied' } | undefined {
+  const cells = context.cells;
+  if (cells === undefined) return undefined;
+  const expected = confirmedCells(context);
+  let wrong: Square | undefined;
+  for (let s = 0; s < 90; s++) {
+    if (context.mask.has(s) || cells[s] === expected[s]) continue;
+    if (wrong !== undefined) return undefined;
+    wrong = s;
+  }
+  if (wrong === undefined) return undefined;
+  const since = context.squareChangedAt[wrong] ?? 0;
+  if (context.now() - since < (context.options.setupFaultMs ?? NEVER)) return undefined;
+  return { square: wrong, reads: cells[wrong] === '.' ? 'empty' : 'occupied' };
 }
 
-function liftedDetail(context: Context): StateDetail {
-  const v = context.verdict;
-  if (v.kind !== 'transit') return {};
+function sensorFault(context: Context, square: Square, reads: 'empty' | 'occupied'): MachineEmitted {
+  const name = sq(square);
+  const should = context.game.position.colorAt(square) === 0 ? 'empty' : 'occupied';
+  return {
+    type: 'alert',
+    t: context.now(),
+    alert: {
+      kind: 'sensor_fault',
+      square: name,
+      reads,
+      message:
+        `the sensor on ${name} always reads ${reads} (it should read ${should}): check the piece there ` +
+        `stands in the middle of its point, or have the sensor repaired; moves are read from the other squares`,
+    },
+  };
+}
+
+function ambiguousAlert(context: Context, candidates: readonly (readonly Move[])[]): Alert {
   const pos = context.game.position;
-  const own = v.lifted.filter((s) => pos.pieceAt(s)?.color === pos.turn);
+  const firsts = [...new Set(candidates.map((l) => makeIccs(l[0]!)))];
+  const from = candidates[0]?.[0]?.from;
+  const piece = from !== undefined ? pos.pieceAt(from) : undefined;
+  const what = piece ? `the ${piece.color} piece from ${sq(from!)}` : 'the last capture';
+  return {
+    kind: 'ambiguous',
+    side: pos.turn,
+    message:
+      `cannot tell which piece ${what} captured (${firsts.join(' or ')}): ` +
+      `take back the moves since and play the capture again, lifting the captured piece off first`,
+    candidates: candidates.map((l) => l.map(makeIccs)),
+  };
+}
+
+function liftedDetail(context: Context, lifted: readonly Square[]): StateDetail {
+  const pos = context.game.position;
+  const side = pos.turn === 'red' ? 1 : 2;
+  const own = lifted.filter((s) => pos.colorAt(s) === side);
   const targets = own.length === 1 ? pos.legalDestinations(own[0]!).map(sq) : [];
-  return { lifted: v.lifted.map(sq), targets };
+  return { lifted: lifted.map(sq), targets };
 }
 
 function correctionsFor(context: Context): Correction[] {
-  return pairCorrections(confirmedCells(context), context.cells ?? '.'.repeat(90));
+  const expected = confirmedCells(context);
+  let observed = context.cells ?? '.'.repeat(90);
+  if (context.mask.size > 0) {
+    observed = [...observed].map((c, s) => (context.mask.has(s) ? expected[s] : c)).join('');
+  }
+  return pairCorrections(expected, observed);
+}
+
+function positionAfter(context: Context, moves: readonly Move[]): Position {
+  const pos = context.game.position.clone();
+  for (const m of moves) pos.play(m);
+  return pos;
+}
+
+function illegalSide(context: Context, d: Displacement): Color {
+  const pos = positionAfter(context, d.after);
+  const c = pos.colorAt(d.from);
+  return c === 1 ? 'red' : c === 2 ? 'black' : pos.turn;
 }
 
 function illegalAlert(context: Context, d: Displacement): Alert {
-  const pos = context.game.position.clone();
-  for (const m of d.after) pos.play(m);
-  const move = { from: d.from, to: d.to };
-  const why = context.game.explain(pos, move);
-  const mine = pos.pieceAt(d.from)?.color === pos.turn;
+  const pos = positionAfter(context, d.after);
+  const why = explainIllegal(pos, { from: d.from, to: d.to }) ?? {
+    code: 'illegal',
+    message: 'the move is not legal',
+  };
+  const side = illegalSide(context, d);
   return {
     kind: 'illegal_move',
     reason: why.code,
     message: why.message,
     from: sq(d.from),
     to: sq(d.to),
-    side: pos.pieceAt(d.from)?.color ?? pos.turn,
-    legalTargets: mine ? pos.legalDestinations(d.from).map(sq) : [],
+    side,
+    legalTargets: side === pos.turn ? pos.legalDestinations(d.from).map(sq) : [],
   };
 }

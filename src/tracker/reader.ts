@@ -1,13 +1,22 @@
 /**
  * The move reader's judgement, pure: given the confirmed position, what the sensors show now and
- * what was lifted since, which continuations of the game explain the board?
+ * the evidence gathered since, which continuations of the game explain the board?
  *
- * It never guesses. A board that one legal move explains is that move (committed by the machine
- * once the board has held still); a capture seen only as "the capturer's square emptied" with
- * occupancy sensing (the pieces swapped within one scan) stays pending, with its candidates, until
- * later evidence — a clock button or the opponent's reply — leaves a single line.
+ * An explanation is a line of moves from the confirmed position (at most one completed move per
+ * side, in order, or a longer line kept while an ambiguity lasts), plus pieces in the hand of
+ * either side. Every explanation that fits is kept until the evidence leaves one: the reader
+ * commits only the moves that every remaining explanation agrees on, and never guesses.
+ *
+ * - A move that changed what the sensors see beats pieces merely held in the hand and captures
+ *   nobody saw; an occupancy capture whose target never read empty is *hidden* until later
+ *   evidence (the opponent's reply, a clock button) leaves it alone.
+ * - The last move may be revised by the same piece moving on before the opponent acts (a slide
+ *   that rested on its way), or taken back.
+ * - A piece in the hand that is not the next mover's (knocked, adjusted) is a *stray*: believed
+ *   for a while, then it no longer explains the board.
+ * - A square whose reading contradicts every explanation while the rest of the board fits, and
+ *   has not changed for a while, is a suspected dead sensor: the caller masks it.
  */
-import { TO_MAILBOX } from '../rules/geometry.js';
 import type { Position } from '../rules/position.js';
 import type { Color, Move, Square } from '../rules/types.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
@@ -16,238 +25,434 @@ import type { Cells, Sensing } from '../sensors/snapshot.js';
 export function expectedCells(pos: Position, sensing: Sensing): Cells {
   let s = '';
   for (let sq = 0; sq < 90; sq++) {
-    const id = pos.board[TO_MAILBOX[sq]!]!;
-    s += id === 0 ? '.' : sensing === 'occupancy' ? 'x' : id & 16 ? 'r' : 'b';
+    const c = pos.colorAt(sq);
+    s += c === 0 ? '.' : sensing === 'occupancy' ? 'x' : c === 1 ? 'r' : 'b';
   }
   return s;
-}
-
-export interface Line {
-  readonly moves: readonly Move[];
-  /** The last move is an occupancy capture whose target never read empty: only later evidence confirms it. */
-  readonly weak: boolean;
 }
 
 export interface Displacement {
   readonly from: Square;
   readonly to: Square;
-  /** The side whose position the displacement was judged against (the side to move there). */
-  readonly turn: Color;
-  /** The moves already in the line before it. */
+  /** The moves of the line before it (it was judged against the position after them). */
   readonly after: readonly Move[];
+}
+
+export interface ReaderTiming {
+  /** A piece in the hand that the next mover would not hold explains the board this long. */
+  readonly strayMs: number;
+  /** A square that contradicts the board this long without changing may be a dead sensor. */
+  readonly maskAfterMs: number;
+}
+
+export const DEFAULT_READER_TIMING: ReaderTiming = { strayMs: 2500, maskAfterMs: 1000 };
+
+export interface Evidence {
+  /** Squares that read empty longer than a bounce since the confirmed position, with when. */
+  readonly lifted: ReadonlyMap<Square, number>;
+  /** The first lift of each of those squares (the order in which pieces left). */
+  readonly firstLifted?: ReadonlyMap<Square, number>;
+  /** The side to move pressed its clock button, and a frame since shows the board after it. */
+  readonly buttonBy?: Color | undefined;
+  /** When each square's reading last changed. */
+  readonly changedAt: ArrayLike<number>;
+}
+
+export interface ReaderInput {
+  readonly base: Position;
+  /** The position before the last confirmed move and that move: for revisions and takebacks. */
+  readonly previous?: { readonly position: Position; readonly move: Move } | undefined;
+  /** The last move may still be revised or taken back (the opponent has not acted since). */
+  readonly revisable: boolean;
+  readonly takebacks: boolean;
+  /** Lines kept from earlier judgements while an ambiguity lasts. */
+  readonly pending: readonly (readonly Move[])[];
+  readonly observed: Cells;
+  readonly sensing: Sensing;
+  /** Squares whose sensor is known dead: their reading is ignored. */
+  readonly mask: ReadonlySet<Square>;
+  readonly evidence: Evidence;
+  readonly now: number;
+  /** The board has held still for the settle window: a slide is over. */
+  readonly settled: boolean;
+  readonly timing?: ReaderTiming;
 }
 
 export type Verdict =
   /** The board equals the confirmed position. */
   | { kind: 'idle' }
-  /** Pieces are off the board (in a hand): the position before them is still possible. */
-  | { kind: 'transit'; lifted: Square[]; keep: Line[] }
-  /** One continuation explains the board; `extendable`: the piece could still slide further. */
-  | { kind: 'move'; line: Line; extendable: boolean }
-  /** Several continuations explain it, or a swap capture awaits evidence (`keep`: every line still possible). */
-  | { kind: 'pending'; lines: Line[]; keep: Line[] }
-  /** A piece stands where it may not legally go. */
-  | { kind: 'illegal'; displacement: Displacement; keep: Line[] }
-  /** The board is the position before the last move: a takeback. */
-  | { kind: 'takeback' }
-  /** Nothing explains the board. */
-  | { kind: 'unknown'; keep: Line[] };
-
-export interface Evidence {
   /**
-   * Squares that read empty longer than a bounce since the confirmed position, with the time that
-   * lift began (the latest, if several).
+   * Every explanation agrees on these moves (after taking back the last move, for a revision).
+   * Not `ready`: the last could still slide further; commit it once the board has settled.
    */
-  readonly lifted: ReadonlyMap<Square, number>;
-  /** The side that pressed its clock button since the confirmed position, if any. */
-  readonly buttonBy?: Color | undefined;
-}
+  | { kind: 'commit'; moves: Move[]; revision: boolean; ready: boolean }
+  /** Pieces in the hand, or lines that disagree: wait for more evidence. */
+  | {
+      kind: 'wait';
+      lifted: Square[];
+      candidates: Move[][];
+      /** The lines disagree although the opponent has moved in every one. */
+      ambiguous: boolean;
+      keep: Move[][];
+      recheckAt?: number | undefined;
+    }
+  /** A piece stands where it may not legally go. */
+  | { kind: 'illegal'; displacement: Displacement }
+  /** The board is back before the last move, and takebacks are not allowed. */
+  | { kind: 'takeback_refused' }
+  /** Everything fits but one square that has read the same for a while: a dead sensor? */
+  | { kind: 'suspect'; square: Square; reads: 'empty' | 'occupied' }
+  /** Nothing explains the board. */
+  | { kind: 'unknown'; recheckAt?: number | undefined };
 
-interface Root {
-  readonly moves: Move[];
-  readonly pos: Position;
+interface Explanation {
+  /** The whole line from the confirmed position (from the previous one, for a revision). */
+  readonly line: Move[];
+  readonly revision: boolean;
+  /** Squares seen lifted and filled again since the confirmed position that the line leaves untouched. */
+  readonly unexplained: number;
+  readonly hand: Square[];
+  /** Pieces in the hand the next mover would not be holding. */
+  readonly strays: number;
+  /** When a stray in the hand stops explaining the board. */
+  readonly expires: number;
+  /** Near fits: the one square this explanation cannot account for. */
+  readonly bad: Square | undefined;
 }
 
 const MAX_LINES = 32;
 
-/**
- * Judges `observed` against `base` (the confirmed position), the pending lines kept from earlier
- * boards and, for takebacks, `previous`: the position before the last confirmed move, and that move.
- */
-export function judge(
-  base: Position,
-  observed: Cells,
-  sensing: Sensing,
-  pending: readonly Line[],
-  evidence: Evidence,
-  previous?: { readonly position: Position; readonly move: Move },
-): Verdict {
-  const roots: Root[] = [{ moves: [], pos: base }];
-  for (const line of pending.slice(0, MAX_LINES)) {
-    const pos = base.clone();
-    for (const m of line.moves) pos.play(m);
-    roots.push({ moves: [...line.moves], pos });
-  }
+// Observed cells as codes: 0 empty, 1 red, 2 black, 3 occupied (colour unknown).
+const OBS_CODE: Record<string, number> = { '.': 0, r: 1, b: 2, x: 3 };
 
-  const fresh: Line[] = [];
-  const awaiting: Line[] = [];
-  const transit: Root[] = [];
-  /** Pieces in the hand that the side to move there would not be holding. */
-  const oddTransit: Root[] = [];
-  /** Roots the board still fits: exactly, with pieces in the hand, or with one piece misplaced. */
-  const fitting: Root[] = [];
-  let illegal: Displacement | undefined;
+interface Ctx {
+  readonly obs: Uint8Array;
+  readonly mask: ReadonlySet<Square>;
+  readonly evidence: Evidence;
+  readonly now: number;
+  readonly timing: ReaderTiming;
+  readonly sensing: Sensing;
+  /** Squares lifted since the confirmed position that read occupied again. */
+  readonly refilled: Square[];
+}
 
-  for (const root of roots) {
-    const expected = expectedCells(root.pos, sensing);
-    const diff: Square[] = [];
-    for (let sq = 0; sq < 90; sq++) if (observed.charCodeAt(sq) !== expected.charCodeAt(sq)) diff.push(sq);
-    if (diff.length === 0) {
-      if (root.moves.length === 0) return { kind: 'idle' };
-      // A pending line's position stands on the board exactly: it still awaits evidence.
-      awaiting.push({ moves: root.moves, weak: true });
-      continue;
-    }
-    if (diff.every((sq) => observed[sq] === '.')) {
-      (plausibleHands(root.pos, diff) ? transit : oddTransit).push(root);
-      fitting.push(root);
-    }
-    if (diff.length > 2) continue;
-    for (const d of explainDiff(root.pos, expected, observed, diff, sensing)) {
-      const move = { from: d.from, to: d.to };
-      if (!root.pos.isLegal(move)) {
-        illegal ??= { from: d.from, to: d.to, turn: root.pos.turn, after: root.moves };
-        fitting.push(root);
-        continue;
-      }
-      // A hidden capture is seen when its target was lifted after the line's previous move began.
-      const last = root.moves[root.moves.length - 1];
-      const since = last
-        ? (evidence.lifted.get(last.from) ?? Number.NEGATIVE_INFINITY)
-        : Number.NEGATIVE_INFINITY;
-      const seen = (evidence.lifted.get(d.to) ?? Number.NEGATIVE_INFINITY) > since;
-      fresh.push({ moves: [...root.moves, move], weak: d.hiddenCapture && !seen });
-    }
-  }
+const matches = (code: number, o: number): boolean => (o === 3 ? code !== 0 : code === o);
 
-  const done = dedupe(fresh.filter((l) => !l.weak));
-  // A move that changed what the sensors see, or a capture whose target was seen lifted and
-  // refilled, beats pieces merely held in the hand and captures nobody saw.
-  if (done.length === 1) {
-    const line = done[0]!;
-    return { kind: 'move', line, extendable: isExtendable(base, line.moves) };
-  }
-  const candidates = dedupe([...done, ...fresh.filter((l) => l.weak), ...awaiting]);
-  // The mover's clock button says its move is complete: the position before it is gone.
-  if (done.length === 0 && evidence.buttonBy === base.turn && candidates.length === 1) {
-    return { kind: 'move', line: { moves: candidates[0]!.moves, weak: false }, extendable: false };
-  }
-  // Lines are dropped only when a move is committed or the board is back where it was: a board
-  // that does not fit a line now (a piece in the hand, a misplaced piece) may fit it again later.
-  // A line the board no longer fits is dropped (its hidden capture was refuted: the piece is back);
-  // a board that fits nothing at all (a hand sweeping over the board) drops nothing.
-  const fits = fitting.filter((r) => r.moves.length > 0).map((r) => ({ moves: r.moves, weak: true }));
-  const keep = dedupe([...candidates, ...fits]).slice(0, MAX_LINES);
-  if (candidates.length > 0) return { kind: 'pending', lines: candidates.slice(0, MAX_LINES), keep };
-  const before = previous && expectedCells(previous.position, sensing);
-  if (before === observed) return { kind: 'takeback' };
-  const liftedNow = (): Square[] => {
-    const expected = expectedCells(base, sensing);
-    const out: Square[] = [];
-    for (let sq = 0; sq < 90; sq++) if (expected[sq] !== '.' && observed[sq] === '.') out.push(sq);
-    return out;
+export function judge(input: ReaderInput): Verdict {
+  const timing = input.timing ?? DEFAULT_READER_TIMING;
+  const obs = new Uint8Array(90);
+  for (let sq = 0; sq < 90; sq++) obs[sq] = OBS_CODE[input.observed[sq]!] ?? 3;
+  const ctx: Ctx = {
+    obs,
+    mask: input.mask,
+    evidence: input.evidence,
+    now: input.now,
+    timing,
+    sensing: input.sensing,
+    refilled: [...input.evidence.lifted.keys()].filter((sq) => obs[sq] !== 0 && !input.mask.has(sq)),
   };
-  if (transit.length > 0) return { kind: 'transit', lifted: liftedNow(), keep };
-  // A takeback under way: the piece that moved is home again, its target empty, and pieces are
-  // still in the hand (the captured one not yet back). Not an illegal move of the wrong side.
-  if (
-    previous &&
-    before !== undefined &&
-    observed[previous.move.to] === '.' &&
-    observed[previous.move.from] === before[previous.move.from] &&
-    onlyRemovals(before, observed)
-  ) {
-    return { kind: 'transit', lifted: liftedNow(), keep };
+
+  // The board as it was: nothing to explain.
+  if (exactly(input.base, ctx)) return { kind: 'idle' };
+
+  const found: Explanation[] = [];
+  const roots: Move[][] = [[], ...input.pending.slice(0, MAX_LINES).map((l) => [...l])];
+  for (const line of roots) {
+    const pos = input.base.clone();
+    for (const m of line) pos.play(m);
+    explain(pos, line, false, undefined, ctx, found);
   }
-  if (illegal) return { kind: 'illegal', displacement: illegal, keep };
-  if (oddTransit.length > 0) return { kind: 'transit', lifted: liftedNow(), keep };
-  return { kind: 'unknown', keep: [...pending] };
+  const revisable = input.revisable && input.previous !== undefined && !opponentActed(input);
+  if (revisable) explain(input.previous!.position.clone(), [], true, input.previous!.move, ctx, found);
+
+  let fits = found.filter((e) => e.bad === undefined);
+  const nearFits = found.filter((e) => e.bad !== undefined);
+
+  // A fresh clock button by the side to move: its move is complete.
+  const button = input.evidence.buttonBy;
+  if (button !== undefined && button === input.base.turn) {
+    fits = fits.filter((e) => e.revision || e.line.length > 0);
+  }
+  // A capture whose target was seen lifted and filled again beats a piece held in the hand: the
+  // fewer such readings left unexplained, the better.
+  const best = Math.min(...fits.map((e) => e.unexplained));
+  fits = fits.filter((e) => e.unexplained === best);
+  // Pieces off the board that nobody about to move would hold: believed only if nothing else fits.
+  const fewest = Math.min(...fits.map((e) => e.strays));
+  fits = fits.filter((e) => e.strays === fewest);
+
+  if (fits.length > 0) {
+    const verdict = decide(input, fits);
+    // Takebacks forbidden: the position before the last move is read, but not taken back to.
+    if (verdict.kind === 'commit' && verdict.revision && verdict.moves.length === 0 && !input.takebacks) {
+      if (fits.some((e) => e.hand.length === 0)) return { kind: 'takeback_refused' };
+      return { kind: 'wait', lifted: liftedNow(input), candidates: [], ambiguous: false, keep: [] };
+    }
+    return verdict;
+  }
+
+  const illegal = findIllegal(input, roots, ctx);
+  if (illegal) return { kind: 'illegal', displacement: illegal };
+
+  // One square spoils every near fit and has read the same for a while: a dead sensor?
+  const blamed = new Set(nearFits.map((e) => e.bad!));
+  if (blamed.size === 1) {
+    const sq = [...blamed][0]!;
+    const since = input.evidence.changedAt[sq] ?? 0;
+    if (input.now - since >= timing.maskAfterMs) {
+      return { kind: 'suspect', square: sq, reads: obs[sq] === 0 ? 'empty' : 'occupied' };
+    }
+    return { kind: 'unknown', recheckAt: since + timing.maskAfterMs };
+  }
+  return { kind: 'unknown' };
 }
 
-/** Does `observed` differ from `expected` only by pieces missing? */
-function onlyRemovals(expected: Cells, observed: Cells): boolean {
-  for (let sq = 0; sq < 90; sq++) {
-    if (observed.charCodeAt(sq) !== expected.charCodeAt(sq) && observed[sq] !== '.') return false;
+function decide(input: ReaderInput, fits: Explanation[]): Verdict {
+  const revisions = fits.filter((e) => e.revision);
+  const lifted = liftedNow(input);
+  const recheckAt = soonest(fits.map((e) => e.expires));
+  if (revisions.length > 0 && revisions.length < fits.length) {
+    // Moved on, or still the last move with a piece in the hand: wait.
+    return { kind: 'wait', lifted, candidates: [], ambiguous: false, keep: [], recheckAt };
   }
-  return true;
+  const lines = fits.map((e) => e.line);
+  const agreed = commonPrefix(lines);
+  const revision = revisions.length > 0;
+  if (agreed.length > 0 || (revision && lines.every((l) => l.length === 0))) {
+    const base = revision ? input.previous!.position : input.base;
+    return { kind: 'commit', moves: agreed, revision, ready: isReady(input, base, agreed, fits) };
+  }
+  const candidates = dedupe(lines.filter((l) => l.length > 0));
+  // The opponent has moved in every explanation and still they disagree: say so.
+  const ambiguous = !revision && lines.every((l) => l.length >= 2);
+  // Lines the opponent has moved in are kept while the ambiguity lasts: a later board may need
+  // them (a third move) though the board in between fits shorter lines with pieces in the hand.
+  const deep = candidates.filter((l) => l.length >= 2);
+  const keep =
+    ambiguous || input.pending.length > 0
+      ? dedupe([...deep, ...input.pending.map((l) => [...l])]).slice(0, MAX_LINES)
+      : [];
+  return { kind: 'wait', lifted, candidates, ambiguous, keep, recheckAt };
 }
 
 /**
- * Could the side to move be holding the pieces missing from `lifted`? Its own pieces, and enemy
- * pieces it can capture (a captured piece may be lifted first), two at most.
+ * May the agreed moves be committed now? Unless the last one is a chariot or cannon that could
+ * still slide on: then only once the board has settled, a clock button ends it, or every
+ * explanation shows the opponent already acting.
  */
-function plausibleHands(pos: Position, lifted: Square[]): boolean {
-  if (lifted.length > 2) return false;
-  let targets: Set<Square> | undefined;
-  for (const sq of lifted) {
-    const piece = pos.pieceAt(sq);
-    if (!piece || piece.color === pos.turn) continue;
-    targets ??= new Set(pos.legalMoves().map((m) => m.to));
-    if (!targets.has(sq)) return false;
+function isReady(input: ReaderInput, base: Position, moves: Move[], fits: Explanation[]): boolean {
+  if (moves.length === 0 || input.settled) return true;
+  if (!isExtendable(base, moves)) return true;
+  if (input.evidence.buttonBy !== undefined && input.evidence.buttonBy === base.turn && moves.length === 1)
+    return true;
+  const pos = base.clone();
+  for (const m of moves) pos.play(m);
+  const next = pos.turn === 'red' ? 1 : 2;
+  return fits.every((e) => e.line.length > moves.length || e.hand.some((sq) => pos.colorAt(sq) === next));
+}
+
+const soonest = (times: number[]): number | undefined => {
+  const finite = times.filter((t) => Number.isFinite(t));
+  return finite.length > 0 ? Math.min(...finite) : undefined;
+};
+
+/** Has the side to move lifted one of its pieces since the last move? */
+function opponentActed(input: ReaderInput): boolean {
+  const side = input.base.turn === 'red' ? 1 : 2;
+  for (const sq of input.evidence.lifted.keys()) if (input.base.colorAt(sq) === side) return true;
+  return false;
+}
+
+function exactly(pos: Position, ctx: Ctx): boolean {
+  for (let sq = 0; sq < 90; sq++) {
+    if (ctx.mask.has(sq)) continue;
+    if (!matches(pos.colorAt(sq), ctx.obs[sq]!)) return false;
   }
   return true;
 }
 
-interface DiffMove {
-  from: Square;
-  to: Square;
-  /** Occupancy capture: the target's reading never changed. */
-  hiddenCapture: boolean;
+/** How many moves past a root an explanation may go: a move, the reply, and one more. */
+const MAX_DEPTH = 3;
+
+/**
+ * Every explanation from `root` (the position after `line`) with up to three more moves, sides
+ * alternating. `revising`: the root is the position before the last move, and only that move's
+ * piece may move (somewhere else), or nothing (a takeback).
+ *
+ * Each move must leave a square that reads empty (or that the next move fills, when that square
+ * was seen empty meanwhile), and land where the reading shows its piece: a square whose reading
+ * changed, or an occupancy capture whose target never read empty (hidden). So the search only
+ * follows what the sensors show, and stays small.
+ */
+function explain(
+  root: Position,
+  line: Move[],
+  revision: boolean,
+  revising: Move | undefined,
+  ctx: Ctx,
+  out: Explanation[],
+): void {
+  const { obs, mask } = ctx;
+  add(root, line, revision, ctx, out);
+  const depth = revising ? 1 : MAX_DEPTH;
+  const first = ctx.evidence.firstLifted ?? ctx.evidence.lifted;
+  const latestStart = (path: Move[]): number => {
+    let latest = Number.NEGATIVE_INFINITY;
+    for (const m of line) latest = Math.max(latest, first.get(m.from) ?? latest);
+    for (const m of path) latest = Math.max(latest, first.get(m.from) ?? latest);
+    return latest;
+  };
+  const search = (pos: Position, path: Move[], left: number): void => {
+    // Squares that read a piece the position does not have: each needs a move landing there.
+    const appeared = appearedSquares(pos, ctx);
+    if (appeared.length > left) return;
+    for (const m of pos.legalMoves()) {
+      if (revising && (m.from !== revising.from || m.to === revising.to)) continue;
+      const mover = pos.colorAt(m.from);
+      if (!mask.has(m.to) && !matches(mover, obs[m.to]!)) {
+        // Not where this move puts it; unless the reply captures it there (it reads the other side).
+        if (obs[m.to] === 0 || left < 2) continue;
+      } else if (appeared.length === left && appeared.indexOf(m.to) < 0 && appeared.indexOf(m.from) < 0) {
+        continue; // every move left must land on a square still unexplained
+      }
+      if (!mask.has(m.from) && obs[m.from] !== 0) {
+        // The square it left reads a piece: only a reply landing there, seen empty meanwhile.
+        if (left < 2 || !ctx.evidence.lifted.has(m.from)) continue;
+      }
+      // Moves follow each other: a piece that left before an earlier move's piece did is not a
+      // later move's.
+      const liftedAt = first.get(m.from);
+      if (liftedAt !== undefined && liftedAt < latestStart(path)) continue;
+      pos.play(m);
+      path.push(m);
+      add(pos, [...line, ...path], revision, ctx, out);
+      if (left > 1) search(pos, path, left - 1);
+      path.pop();
+      pos.undo();
+    }
+  };
+  search(root, [], depth);
 }
 
-/** Which single displacements of a piece of the side to move (or, for alerts, of either side) explain `diff`? */
-function explainDiff(
-  pos: Position,
-  expected: Cells,
-  observed: Cells,
-  diff: Square[],
-  sensing: Sensing,
-): DiffMove[] {
-  const out: DiffMove[] = [];
-  if (diff.length === 1) {
-    // Occupancy: the capturer's square emptied and the target kept reading occupied.
-    const from = diff[0]!;
-    if (sensing !== 'occupancy' || observed[from] !== '.') return out;
-    const mover = pos.pieceAt(from);
-    if (!mover || mover.color !== pos.turn) return out;
-    for (const to of pos.legalDestinations(from)) {
-      if (pos.pieceAt(to)) out.push({ from, to, hiddenCapture: true });
-    }
-    return out;
-  }
-  const [a, b] = diff as [Square, Square];
-  for (const [from, to] of [
-    [a, b],
-    [b, a],
-  ] as const) {
-    if (observed[from] !== '.' || expected[from] === '.') continue;
-    const piece = expected[from];
-    const landed = observed[to];
-    if (landed === '.') continue;
-    if (sensing === 'occupancy') {
-      if (expected[to] === '.') out.push({ from, to, hiddenCapture: false });
-    } else if (landed === piece && expected[to] !== piece) {
-      out.push({ from, to, hiddenCapture: false });
-    }
+function appearedSquares(pos: Position, ctx: Ctx): Square[] {
+  const out: Square[] = [];
+  for (let sq = 0; sq < 90; sq++) {
+    const o = ctx.obs[sq]!;
+    if (o !== 0 && !ctx.mask.has(sq) && !matches(pos.colorAt(sq), o)) out.push(sq);
   }
   return out;
 }
 
-function dedupe(lines: Line[]): Line[] {
+/** Checks the board against `pos` with pieces in the hand, and records the explanation. */
+function add(pos: Position, line: Move[], revision: boolean, ctx: Ctx, out: Explanation[]): void {
+  const { obs, mask, now, timing } = ctx;
+  const hand: Square[] = [];
+  let bad: Square | undefined;
+  let nbad = 0;
+  for (let sq = 0; sq < 90; sq++) {
+    if (mask.has(sq)) continue;
+    const c = pos.colorAt(sq);
+    const o = obs[sq]!;
+    if (matches(c, o)) continue;
+    if (o !== 0 || c === 0) {
+      bad = sq;
+      if (++nbad > 1) return;
+    } else hand.push(sq);
+  }
+  if (hand.length > 4) return;
+  // Who could be holding these? The next mover: one of its own pieces and one it can capture.
+  const side = pos.turn === 'red' ? 1 : 2;
+  let own = 0;
+  let taken = 0;
+  let targets: Set<Square> | undefined;
+  let expires = Number.POSITIVE_INFINITY;
+  let strays = 0;
+  // The next mover takes a piece in hand only after the line's last move landed.
+  const last = line[line.length - 1];
+  const landed =
+    last && !mask.has(last.to) && ctx.obs[last.to] !== 0 && ctx.refilled.indexOf(last.to) < 0
+      ? (ctx.evidence.changedAt[last.to] ?? Number.NEGATIVE_INFINITY)
+      : Number.NEGATIVE_INFINITY;
+  for (const sq of hand) {
+    const early = (ctx.evidence.changedAt[sq] ?? 0) < landed;
+    if (!early && pos.colorAt(sq) === side && own === 0) {
+      own++;
+      continue;
+    }
+    if (!early && pos.colorAt(sq) !== side && taken === 0) {
+      targets ??= new Set(pos.legalMoves().map((m) => m.to));
+      if (targets.has(sq)) {
+        taken++;
+        continue;
+      }
+    }
+    // A stray: knocked, adjusted, straightened. Believed only for a while.
+    strays++;
+    const until = (ctx.evidence.changedAt[sq] ?? 0) + timing.strayMs;
+    if (until <= now) {
+      bad = sq;
+      if (++nbad > 1) return;
+    } else expires = Math.min(expires, until);
+  }
+  // A square lifted and filled again is the doing of a move of the line that touches it, and
+  // that move was under way then: before the next move's piece was lifted.
+  let unexplained = 0;
+  const lifted = ctx.evidence.lifted;
+  for (const sq of ctx.refilled) {
+    const at = lifted.get(sq)!;
+    let ok = false;
+    for (let k = 0; k < line.length && !ok; k++) {
+      const m = line[k]!;
+      if (m.from !== sq && m.to !== sq) continue;
+      const next = line[k + 1];
+      ok = next === undefined || at < (lifted.get(next.from) ?? Number.POSITIVE_INFINITY);
+    }
+    if (!ok) unexplained++;
+  }
+  out.push({ line, revision, unexplained, strays, hand, expires, bad });
+}
+
+/** A single piece displaced where it may not legally go (judged against each root). */
+function findIllegal(input: ReaderInput, roots: Move[][], ctx: Ctx): Displacement | undefined {
+  for (const line of roots) {
+    const pos = input.base.clone();
+    for (const m of line) pos.play(m);
+    const diff: Square[] = [];
+    for (let sq = 0; sq < 90 && diff.length <= 2; sq++) {
+      if (!ctx.mask.has(sq) && !matches(pos.colorAt(sq), ctx.obs[sq]!)) diff.push(sq);
+    }
+    if (diff.length !== 2) continue;
+    const [a, b] = diff as [Square, Square];
+    for (const [from, to] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const piece = pos.colorAt(from);
+      if (ctx.obs[from] !== 0 || piece === 0) continue;
+      const o = ctx.obs[to]!;
+      if (o === 0) continue;
+      if (ctx.sensing === 'occupancy' ? pos.colorAt(to) !== 0 : o !== piece || pos.colorAt(to) === piece)
+        continue;
+      if (!pos.isLegal({ from, to })) return { from, to, after: line };
+    }
+  }
+  return undefined;
+}
+
+/** Squares of the confirmed position that read empty now. */
+function liftedNow(input: ReaderInput): Square[] {
+  const out: Square[] = [];
+  for (let sq = 0; sq < 90; sq++) {
+    if (input.base.colorAt(sq) !== 0 && input.observed[sq] === '.' && !input.mask.has(sq)) out.push(sq);
+  }
+  return out;
+}
+
+function dedupe(lines: Move[][]): Move[][] {
   const seen = new Set<string>();
-  const out: Line[] = [];
+  const out: Move[][] = [];
   for (const l of lines) {
-    const key = l.moves.map((m) => `${m.from}-${m.to}`).join(',');
+    const key = l.map((m) => `${m.from}-${m.to}`).join(',');
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(l);
@@ -257,7 +462,7 @@ function dedupe(lines: Line[]): Line[] {
 
 /**
  * Could the last piece moved still be travelling? Only a chariot or cannon that did not capture,
- * with a legal continuation further along the same line (a slide passes over its path).
+ * with a legal stop further along the same line (a slide passes over its path).
  */
 export function isExtendable(base: Position, moves: readonly Move[]): boolean {
   if (moves.length === 0) return false;
@@ -267,37 +472,31 @@ export function isExtendable(base: Position, moves: readonly Move[]): boolean {
     for (let k = 0; k < moves.length - 1; k++) pos.play(moves[k]!);
   }
   const last = moves[moves.length - 1]!;
-  const piece = pos.pieceAt(last.from);
-  if (!piece || (piece.role !== 'chariot' && piece.role !== 'cannon') || pos.pieceAt(last.to)) return false;
-  const f = TO_MAILBOX[last.from]!;
-  const t = TO_MAILBOX[last.to]!;
-  const step = Math.sign(t - f) * (Math.abs(t - f) < 16 ? 1 : 16);
-  // Any legal stop further along the line: the slide may pass over squares it may not stop on.
-  for (const m of pos.legalCodes()) {
-    if ((m & 255) !== f) continue;
-    const to = (m >> 8) & 255;
-    if (Math.sign(to - t) === Math.sign(step) && (to - t) % step === 0 && sameLine(t, to, step)) return true;
+  if (!pos.isSlider(last.from) || pos.colorAt(last.to) !== 0) return false;
+  const df = Math.sign((last.to % 9) - (last.from % 9));
+  const dr = Math.sign(Math.floor(last.to / 9) - Math.floor(last.from / 9));
+  for (const to of pos.legalDestinations(last.from)) {
+    const f = Math.sign((to % 9) - (last.to % 9));
+    const r = Math.sign(Math.floor(to / 9) - Math.floor(last.to / 9));
+    if (
+      to !== last.to &&
+      f === df &&
+      r === dr &&
+      (df === 0 ? to % 9 === last.to % 9 : Math.floor(to / 9) === Math.floor(last.to / 9))
+    )
+      return true;
   }
   return false;
 }
 
-const sameLine = (a: number, b: number, step: number): boolean =>
-  Math.abs(step) === 1 ? a >> 4 === b >> 4 : (a & 15) === (b & 15);
-
 /** Common prefix of several lines (the moves every explanation agrees on). */
-export function commonPrefix(lines: readonly Line[]): Move[] {
+export function commonPrefix(lines: readonly (readonly Move[])[]): Move[] {
   if (lines.length === 0) return [];
-  const first = lines[0]!.moves;
+  const first = lines[0]!;
   let n = first.length;
   for (const l of lines) {
     let k = 0;
-    while (
-      k < n &&
-      k < l.moves.length &&
-      l.moves[k]!.from === first[k]!.from &&
-      l.moves[k]!.to === first[k]!.to
-    )
-      k++;
+    while (k < n && k < l.length && l[k]!.from === first[k]!.from && l[k]!.to === first[k]!.to) k++;
     n = k;
   }
   return first.slice(0, n);

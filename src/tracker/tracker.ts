@@ -1,6 +1,7 @@
 /**
- * A running move reader for one board: the machine as an actor on a clock, fed sensor events,
- * with its emitted events delivered to subscribers. Used the same way by live play and replay.
+ * A running move reader for one board: the machine as an actor on a clock, fed sensor events.
+ * The moves it commits are played into the game here, then announced to subscribers; used the
+ * same way by live play and replay.
  */
 import { type Actor, createActor } from 'xstate';
 import type { Game } from '../game/game.js';
@@ -14,14 +15,17 @@ export type TrackerListener = (event: TrackerEmitted) => void;
 
 const machine = createTrackerMachine();
 
+const PUBLIC = ['alert', 'alertCleared', 'state', 'gameStart', 'gameOver'] as const;
+
 export class Tracker {
   readonly port: TrackedGame;
   private actor: Actor<typeof machine> | undefined;
   private readonly listeners = new Listeners<TrackerEmitted>();
+  private readonly stateListeners = new Listeners<unknown>();
 
   constructor(
     readonly game: Game,
-    private readonly options: TrackerOptions,
+    private options: TrackerOptions,
     private readonly clock: Clock,
   ) {
     this.port = new TrackedGame(game);
@@ -29,20 +33,20 @@ export class Tracker {
 
   start(): void {
     const actor = createActor(machine, {
-      input: { options: this.options, game: this.port, now: () => this.clock.now() },
+      input: { options: this.options, game: this.port.view(), now: () => this.clock.now() },
       clock: xstateClock(this.clock),
     });
-    for (const type of [
-      'move',
-      'retract',
-      'alert',
-      'alertCleared',
-      'state',
-      'gameStart',
-      'gameOver',
-    ] as const) {
-      actor.on(type, (e) => this.listeners.emit(e as TrackerEmitted));
-    }
+    for (const type of PUBLIC) actor.on(type, (e) => this.listeners.emit(e as TrackerEmitted));
+    actor.on('commit', (c) => {
+      const done = this.port.commit(c);
+      for (const e of done.events) this.listeners.emit(e);
+      actor.send({ type: 'applied', game: this.port.view(), rejected: done.rejected });
+    });
+    actor.on('foul', (f) => {
+      this.port.foul(f.side, f.t);
+      actor.send({ type: 'applied', game: this.port.view() });
+    });
+    actor.subscribe((s) => this.stateListeners.emit(s.value));
     actor.start();
     this.actor = actor;
   }
@@ -54,6 +58,17 @@ export class Tracker {
 
   subscribe(listener: TrackerListener): () => void {
     return this.listeners.add(listener);
+  }
+
+  /** Every state value the machine passes through (for tests of its coverage). */
+  subscribeStates(listener: (value: unknown) => void): () => void {
+    return this.stateListeners.add(listener);
+  }
+
+  /** Changes the rules of reading while a game is under way (takebacks, the foul policy). */
+  setOptions(options: Partial<Pick<TrackerOptions, 'takebacks' | 'foulAfterMs'>>): void {
+    this.options = { ...this.options, ...options };
+    this.actor?.send({ type: 'options', options });
   }
 
   /** Feeds one sensor event (link events are the controller's business); ignored once stopped. */

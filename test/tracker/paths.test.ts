@@ -6,17 +6,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
 import { Game } from '../../src/game/game.js';
 import { Position } from '../../src/rules/position.js';
 import { ManualClock } from '../../src/sensors/clock.js';
 import { DEFAULT_RATES, type Handling, physicalPlay } from '../../src/simulation/physical-play.js';
-import { xstateClock } from '../../src/tracker/clock.js';
-import { TrackedGame } from '../../src/tracker/game-port.js';
-import { createTrackerMachine, DEFAULT_TRACKER_OPTIONS } from '../../src/tracker/machine.js';
+import { DEFAULT_TRACKER_OPTIONS } from '../../src/tracker/machine.js';
+import { Tracker } from '../../src/tracker/tracker.js';
 import { randomGame } from './physical-support.js';
-
-const machine = createTrackerMachine();
 
 /** Every state value path, like `playing.pendingCapture`. */
 function statePaths(value: unknown, prefix = ''): string[] {
@@ -53,24 +49,21 @@ describe('generated paths through the machine', () => {
           const game = Game.start(start, { playOn: true });
           if (!game.ok) throw new Error(game.error.message);
           const clock = new ManualClock(0);
-          const actor = createActor(machine, {
-            input: {
-              options: { ...DEFAULT_TRACKER_OPTIONS, sensing: p.sensing, takebacks: p.takebacks },
-              game: new TrackedGame(game.value),
-              now: () => clock.now(),
-            },
-            clock: xstateClock(clock),
+          const tracker = new Tracker(
+            game.value,
+            { ...DEFAULT_TRACKER_OPTIONS, sensing: p.sensing, takebacks: p.takebacks },
+            clock,
+          );
+          tracker.subscribeStates((value) => {
+            for (const path of statePaths(value)) visited.add(path);
           });
-          actor.subscribe((s) => {
-            for (const path of statePaths(s.value)) visited.add(path);
-          });
-          actor.start();
+          tracker.start();
           for (const e of play.events) {
             clock.advance(e.t - clock.now());
-            actor.send(e.type === 'snapshot' ? { type: 'snapshot', t: e.t, cells: e.cells } : e);
+            tracker.send(e);
           }
           clock.advance(5000);
-          actor.stop();
+          tracker.stop();
           expect(game.value.moves.map((m) => m.move)).toEqual(moves);
         },
       ),
@@ -78,12 +71,13 @@ describe('generated paths through the machine', () => {
     );
     // Out of sync and a move the game refuses never happen in play that follows the handling model.
     const expected = [
-      'setup',
+      'setup.reading',
+      'setup.wrong',
       'playing.idle',
       'playing.changing',
       'playing.settling',
-      'playing.pendingCapture',
-      'playing.lifted',
+      'playing.committing',
+      'playing.waiting',
       'playing.takebackRefused',
       'playing.illegal.standing',
     ];

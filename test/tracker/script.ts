@@ -113,6 +113,12 @@ export class BoardScript {
     return this;
   }
 
+  /** The board's heartbeat: the same reading again. */
+  heartbeat(): this {
+    this.send();
+    return this;
+  }
+
   press(side: Color): this {
     this.tracker.send({ type: 'button', t: this.clock.now(), side });
     return this;
