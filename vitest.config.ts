@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -37,6 +38,9 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...ORACLE],
+          // vitest's default (cores − 1) runs one file at a time on two cores; its main process
+          // is idle here. 101 s → 65 s on this machine under other people's load.
+          maxWorkers: availableParallelism(),
           sequence: { groupOrder: 0 },
         },
       },
