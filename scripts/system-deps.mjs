@@ -100,8 +100,10 @@ export function planSystemDeps({ missing, os, platform = 'linux', uid, sudo }) {
   if (!isDebianLike(os)) {
     const system = os?.PRETTY_NAME ?? os?.ID ?? platform;
     const command = manualCommand(PACKAGE_NAMES, 'password');
+    // The reference data (../shared) comes along; node_modules stays the container's own.
     const container =
-      'docker run --rm -v "$PWD":/xqboard -v /xqboard/node_modules -w /xqboard node:20-bookworm bash .ci/run';
+      'docker run --rm -v "$PWD":/w/xqboard -v "$PWD/../shared":/w/shared:ro -v /w/xqboard/node_modules ' +
+      '-w /w/xqboard node:20-bookworm bash .ci/run';
     const message = [
       `system-deps: this machine is ${system}, not Debian or Ubuntu: the system packages the tests need`,
       '(firmware toolchain and simavr, Mosquitto, Chromium) are installed only with apt, and the tests',
