@@ -10,7 +10,7 @@ import { assign, enqueueActions, setup } from 'xstate';
 import { explainIllegal } from '../rules/explain.js';
 import { makeIccs } from '../rules/iccs.js';
 import type { Position } from '../rules/position.js';
-import { type Color, type Move, makeSquareName, type Square } from '../rules/types.js';
+import { type Color, type Move, makeSquareName, ROLE_NAMES, type Square } from '../rules/types.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
 import { type Correction, pairCorrections } from './corrections.js';
 import { Lifts } from './lifts.js';
@@ -32,6 +32,8 @@ export interface TrackerOptions {
   readonly strayMs?: number;
   /** A square that alone spoils the board this long without changing is taken for a dead sensor. */
   readonly maskAfterMs?: number;
+  /** Captures nobody saw, unresolved this long, are announced with their candidates. */
+  readonly pendingAlertMs?: number;
   /** A clock button counts once a frame after it shows the board, or after this long. */
   readonly buttonGraceMs?: number;
   /** In setup, one square alone wrong this long is taken for a dead sensor and the game starts. */
@@ -160,6 +162,8 @@ interface Context {
   readonly mask: ReadonlySet<Square>;
   /** Since when no explanation fits the board. */
   readonly unfitSince: number | undefined;
+  /** Since when captures nobody saw are pending. */
+  readonly pendingSince: number | undefined;
   /** Alerts raised by the machine's judgement and not yet ended. */
   readonly raised: ReadonlySet<'out_of_sync' | 'ambiguous'>;
   readonly rejected: boolean;
@@ -418,6 +422,7 @@ export function createTrackerMachine() {
       revisable: false,
       mask: new Set(),
       unfitSince: undefined,
+      pendingSince: undefined,
       raised: new Set(),
       rejected: false,
     }),
@@ -600,12 +605,23 @@ function evaluate(context: Context): Partial<Context> {
   const out: { -readonly [K in keyof Context]?: Context[K] } = { verdict };
   const fits = verdict.kind !== 'unknown' && verdict.kind !== 'suspect';
   out.unfitSince = fits ? undefined : (context.unfitSince ?? now);
+  out.pendingSince = undefined;
   if (verdict.kind === 'wait') {
     out.pending = verdict.keep;
-    if (context.button && !fresh) {
-      const at = context.button.t + grace;
-      out.verdict = { ...verdict, recheckAt: Math.min(verdict.recheckAt ?? at, at) };
+    let v = verdict;
+    const soon = (at: number): void => {
+      v = { ...v, recheckAt: Math.min(v.recheckAt ?? at, at) };
+    };
+    if (context.button && !fresh) soon(context.button.t + grace);
+    // A capture nobody saw, still unresolved after a while: the reply may have been unseen too.
+    if (verdict.candidates.length > 0) {
+      const since = context.pendingSince ?? now;
+      out.pendingSince = since;
+      const limit = context.options.pendingAlertMs ?? 1500;
+      if (now - since >= limit) v = { ...v, ambiguous: true };
+      else soon(since + limit);
     }
+    out.verdict = v;
   }
   if (verdict.kind === 'idle') {
     // The board is back as it was: what was lifted and put back is evidence for nothing next.
@@ -629,7 +645,14 @@ function freshEvidence(context: Context, pos: Position, revisable: boolean): Par
   const cells = expectedCellsOf(context, pos);
   const side = pos.turn === 'red' ? 1 : 2;
   context.lifts.reset(cells, (s) => pos.colorAt(s) === side);
-  return { button: undefined, pending: [], settled: false, revisable, unfitSince: undefined };
+  return {
+    button: undefined,
+    pending: [],
+    settled: false,
+    revisable,
+    unfitSince: undefined,
+    pendingSince: undefined,
+  };
 }
 
 function expectedCellsOf(context: Context, pos: Position): Cells {
@@ -700,13 +723,15 @@ function ambiguousAlert(context: Context, candidates: readonly (readonly Move[])
   const firsts = [...new Set(candidates.map((l) => makeIccs(l[0]!)))];
   const from = candidates[0]?.[0]?.from;
   const piece = from !== undefined ? pos.pieceAt(from) : undefined;
-  const what = piece ? `the ${piece.color} piece from ${sq(from!)}` : 'the last capture';
+  const what = piece
+    ? `the ${piece.color} ${ROLE_NAMES[piece.role]} from ${sq(from!)}`
+    : 'the last piece moved';
   return {
     kind: 'ambiguous',
     side: pos.turn,
     message:
-      `cannot tell which piece ${what} captured (${firsts.join(' or ')}): ` +
-      `take back the moves since and play the capture again, lifting the captured piece off first`,
+      `cannot tell what ${what} did (${firsts.join(' or ')}, or it is still in the hand): ` +
+      'take the moves since back and play the capture again, lifting the captured piece off first',
     candidates: candidates.map((l) => l.map(makeIccs)),
   };
 }

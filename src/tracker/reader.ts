@@ -302,14 +302,24 @@ function explain(
     for (const m of path) latest = Math.max(latest, first.get(m.from) ?? latest);
     return latest;
   };
+  // What the root showed: a capturer set down on top of its victim leaves the reading as it was
+  // (the sensor reads the lower piece) until the victim is taken away.
+  const shown = new Uint8Array(90);
+  for (let sq = 0; sq < 90; sq++) shown[sq] = root.colorAt(sq);
+  const covered: Square[] = [];
   const search = (pos: Position, path: Move[], left: number): void => {
     // Squares that read a piece the position does not have: each needs a move landing there.
-    const appeared = appearedSquares(pos, ctx);
+    const appeared = appearedSquares(pos, ctx, covered);
     if (appeared.length > left) return;
     for (const m of pos.legalMoves()) {
       if (revising && (m.from !== revising.from || m.to === revising.to)) continue;
       const mover = pos.colorAt(m.from);
-      if (!mask.has(m.to) && !matches(mover, obs[m.to]!)) {
+      const onTop =
+        !mask.has(m.to) &&
+        pos.colorAt(m.to) !== 0 &&
+        shown[m.to] === pos.colorAt(m.to) &&
+        matches(shown[m.to]!, obs[m.to]!);
+      if (!mask.has(m.to) && !onTop && !matches(mover, obs[m.to]!)) {
         // Not where this move puts it; unless the reply captures it there (it reads the other side).
         if (obs[m.to] === 0 || left < 2) continue;
       } else if (appeared.length === left && appeared.indexOf(m.to) < 0 && appeared.indexOf(m.from) < 0) {
@@ -325,8 +335,10 @@ function explain(
       if (liftedAt !== undefined && liftedAt < latestStart(path)) continue;
       pos.play(m);
       path.push(m);
-      add(pos, [...line, ...path], revision, ctx, out);
+      if (onTop) covered.push(m.to);
+      add(pos, [...line, ...path], revision, ctx, out, covered);
       if (left > 1) search(pos, path, left - 1);
+      if (onTop) covered.pop();
       path.pop();
       pos.undo();
     }
@@ -334,17 +346,29 @@ function explain(
   search(root, [], depth);
 }
 
-function appearedSquares(pos: Position, ctx: Ctx): Square[] {
+/** A capturer stands on its victim there, and the sensor still reads the victim. */
+const isCovered = (pos: Position, covered: readonly Square[], sq: Square): boolean =>
+  covered.length > 0 && pos.colorAt(sq) !== 0 && covered.indexOf(sq) >= 0;
+
+function appearedSquares(pos: Position, ctx: Ctx, covered: readonly Square[]): Square[] {
   const out: Square[] = [];
   for (let sq = 0; sq < 90; sq++) {
     const o = ctx.obs[sq]!;
-    if (o !== 0 && !ctx.mask.has(sq) && !matches(pos.colorAt(sq), o)) out.push(sq);
+    if (o !== 0 && !ctx.mask.has(sq) && !matches(pos.colorAt(sq), o) && !isCovered(pos, covered, sq))
+      out.push(sq);
   }
   return out;
 }
 
 /** Checks the board against `pos` with pieces in the hand, and records the explanation. */
-function add(pos: Position, line: Move[], revision: boolean, ctx: Ctx, out: Explanation[]): void {
+function add(
+  pos: Position,
+  line: Move[],
+  revision: boolean,
+  ctx: Ctx,
+  out: Explanation[],
+  covered: readonly Square[] = [],
+): void {
   const { obs, mask, now, timing } = ctx;
   const hand: Square[] = [];
   let bad: Square | undefined;
@@ -353,7 +377,7 @@ function add(pos: Position, line: Move[], revision: boolean, ctx: Ctx, out: Expl
     if (mask.has(sq)) continue;
     const c = pos.colorAt(sq);
     const o = obs[sq]!;
-    if (matches(c, o)) continue;
+    if (matches(c, o) || (o !== 0 && isCovered(pos, covered, sq))) continue;
     if (o !== 0 || c === 0) {
       bad = sq;
       if (++nbad > 1) return;
