@@ -142,6 +142,7 @@ export function physicalPlay(
       ? { lost: real.lostFrames, heartbeatMs, random: realRandom, counts: realCounts }
       : undefined,
   );
+  board.lowerReads = real.lowerReads;
   const truth: TruthEvent[] = [];
   let dead: DeadTruth | undefined;
   // When the move being played became physically complete (the board first showed its result).

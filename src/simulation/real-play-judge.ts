@@ -99,6 +99,11 @@ export const CONDITIONS: readonly Condition[] = [
     options: withReal({ lateRemoval: REAL_SPEC.lateRemoval }),
   },
   {
+    id: 'late_removal_lower',
+    title: '15 late removal, the colour sensor reading the lower piece until then',
+    options: withReal({ lateRemoval: REAL_SPEC.lateRemoval, lowerReads: true }),
+  },
+  {
     id: 'adjust',
     title: '16 adjusting: nudges and straightened pieces',
     options: withReal({ nudge: REAL_SPEC.nudge, straighten: REAL_SPEC.straighten }),

@@ -24,6 +24,11 @@ export interface RealPlay {
   readonly knock: number;
   /** 15: per capture, the capturer is set down on the captured piece, removed 1–4 s later. */
   readonly lateRemoval: number;
+  /**
+   * 15, colour sensing: the sensor reads the lower piece (the captured one) until it is taken away;
+   * otherwise it reads the capturer on top at once.
+   */
+  readonly lowerReads: boolean;
   /** 16: per move, the mover nudges the piece just set down (lifted and set down in 100–400 ms). */
   readonly nudge: number;
   /** 16: per ply, the side to move straightens one of its own pieces before moving. */
@@ -46,6 +51,7 @@ export const REAL_OFF: RealPlay = {
   lostFrames: 0,
   knock: 0,
   lateRemoval: 0,
+  lowerReads: false,
   nudge: 0,
   straighten: 0,
 };
@@ -58,6 +64,7 @@ export const REAL_SPEC: Omit<RealPlay, 'dead'> = {
   lostFrames: 0.02,
   knock: 0.05,
   lateRemoval: 1,
+  lowerReads: false,
   nudge: 0.3,
   straighten: 0.15,
 };
@@ -133,8 +140,10 @@ interface Due {
 /** The physical board and the frames it reports, one per change of the sensors' reading. */
 export class Board {
   readonly pieces: (Piece | undefined)[] = new Array(90).fill(undefined);
-  /** Captured pieces still under their capturer (rule 15): the sensor reads the lower piece. */
+  /** Captured pieces still under their capturer (rule 15). */
   readonly under = new Map<Square, Piece>();
+  /** The sensor under a stack reads the lower piece (else the capturer on top). */
+  lowerReads = false;
   readonly events: PhysicalEvent[] = [];
   /** When the sensors' reading changed (lost frames too) or a button was pressed: evidence. */
   readonly changes: Change[] = [];
@@ -159,7 +168,7 @@ export class Board {
 
   /** What the sensor under `sq` reads when nothing transient happens. */
   reading(sq: Square): string {
-    return this.cellOf(this.under.get(sq) ?? this.pieces[sq]);
+    return this.cellOf((this.lowerReads ? this.under.get(sq) : undefined) ?? this.pieces[sq]);
   }
 
   cells(override?: Map<Square, string>): Cells {

@@ -48,7 +48,7 @@ export const DEFAULT_TRACKER_OPTIONS: Omit<TrackerOptions, 'sensing'> = {
   foulAfterMs: 0,
   strayMs: DEFAULT_READER_TIMING.strayMs,
   maskAfterMs: DEFAULT_READER_TIMING.maskAfterMs,
-  setupFaultMs: 3000,
+  setupFaultMs: 1000,
 };
 
 /** What the machine knows of the game: handed in at the start and after every change. */
