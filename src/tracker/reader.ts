@@ -114,6 +114,8 @@ interface Explanation {
   readonly hand: Square[];
   /** Pieces in the hand the next mover would not be holding. */
   readonly strays: number;
+  /** Moves of the line nobody saw land (a capture whose target never read otherwise). */
+  readonly hidden: number;
   /** When a stray in the hand stops explaining the board. */
   readonly expires: number;
   /** Near fits: the one square this explanation cannot account for. */
@@ -177,7 +179,8 @@ export function judge(input: ReaderInput): Verdict {
   // fewer such readings left unexplained, the better.
   const best = Math.min(...fits.map((e) => e.unexplained));
   fits = fits.filter((e) => e.unexplained === best);
-  // Pieces off the board that nobody about to move would hold: believed only if nothing else fits.
+  // Pieces off the board that the next mover would not hold (knocked, nudged) are a story of
+  // last resort: believed only when no explanation without them fits.
   const fewest = Math.min(...fits.map((e) => e.strays));
   fits = fits.filter((e) => e.strays === fewest);
 
@@ -191,7 +194,7 @@ export function judge(input: ReaderInput): Verdict {
     return verdict;
   }
 
-  const illegal = findIllegal(input, roots, ctx);
+  const illegal = findIllegal(input, roots, ctx) ?? displaced(input, nearFits, ctx);
   if (illegal) return { kind: 'illegal', displacement: illegal };
 
   // One square spoils every near fit and has read the same for a while: a dead sensor?
@@ -307,6 +310,7 @@ function explain(
   const shown = new Uint8Array(90);
   for (let sq = 0; sq < 90; sq++) shown[sq] = root.colorAt(sq);
   const covered: Square[] = [];
+  let hidden = 0;
   const search = (pos: Position, path: Move[], left: number): void => {
     // Squares that read a piece the position does not have: each needs a move landing there.
     const appeared = appearedSquares(pos, ctx, covered);
@@ -333,18 +337,26 @@ function explain(
       // later move's.
       const liftedAt = first.get(m.from);
       if (liftedAt !== undefined && liftedAt < latestStart(path)) continue;
+      // Seen: the reading where it lands changed, or that square was seen empty since.
+      const unseen =
+        mask.has(m.to) || (matches(shown[m.to]!, obs[m.to]!) && !ctx.evidence.lifted.has(m.to)) ? 1 : 0;
       pos.play(m);
       path.push(m);
+      hidden += unseen;
       if (onTop) covered.push(m.to);
-      add(pos, [...line, ...path], revision, ctx, out, covered);
+      add(pos, [...line, ...path], revision, ctx, out, covered, hidden);
       if (left > 1) search(pos, path, left - 1);
       if (onTop) covered.pop();
+      hidden -= unseen;
       path.pop();
       pos.undo();
     }
   };
   search(root, [], depth);
 }
+
+const near = (a: Square, b: Square): boolean =>
+  Math.abs((a % 9) - (b % 9)) <= 1 && Math.abs(Math.floor(a / 9) - Math.floor(b / 9)) <= 1;
 
 /** A capturer stands on its victim there, and the sensor still reads the victim. */
 const isCovered = (pos: Position, covered: readonly Square[], sq: Square): boolean =>
@@ -368,6 +380,7 @@ function add(
   ctx: Ctx,
   out: Explanation[],
   covered: readonly Square[] = [],
+  hidden = 0,
 ): void {
   const { obs, mask, now, timing } = ctx;
   const hand: Square[] = [];
@@ -410,7 +423,13 @@ function add(
         continue;
       }
     }
-    // A stray: knocked, adjusted, straightened. Believed only for a while.
+    // A stray: knocked, adjusted, straightened. Believed only for a while; one that left while
+    // the last move's piece was in the air must have been knocked by the hand, next to its path.
+    if (early && !(near(sq, last!.from) || near(sq, last!.to))) {
+      bad = sq;
+      if (++nbad > 1) return;
+      continue;
+    }
     strays++;
     const until = (ctx.evidence.changedAt[sq] ?? 0) + timing.strayMs;
     if (until <= now) {
@@ -433,7 +452,7 @@ function add(
     }
     if (!ok) unexplained++;
   }
-  out.push({ line, revision, unexplained, strays, hand, expires, bad });
+  out.push({ line, revision, unexplained, strays, hidden, hand, expires, bad });
 }
 
 /** A single piece displaced where it may not legally go (judged against each root). */
@@ -458,6 +477,31 @@ function findIllegal(input: ReaderInput, roots: Move[][], ctx: Ctx): Displacemen
       if (ctx.sensing === 'occupancy' ? pos.colorAt(to) !== 0 : o !== piece || pos.colorAt(to) === piece)
         continue;
       if (!pos.isLegal({ from, to })) return { from, to, after: line };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A piece set down where it may not go while another is still in the hand: the board as it was,
+ * but for one square that reads a piece the last piece lifted could have been carried to.
+ */
+function displaced(input: ReaderInput, nearFits: readonly Explanation[], ctx: Ctx): Displacement | undefined {
+  for (const e of nearFits) {
+    const to = e.bad!;
+    const o = ctx.obs[to]!;
+    if (o === 0 || e.revision || e.line.length > 0 || e.hand.length > 2) continue;
+    const pos = input.base.clone();
+    for (const m of e.line) pos.play(m);
+    if (pos.colorAt(to) !== 0) continue;
+    const side = pos.turn === 'red' ? 1 : 2;
+    // The side to move's own piece first: that is who is moving.
+    const hands = [...e.hand].sort(
+      (a, b) => (pos.colorAt(b) === side ? 1 : 0) - (pos.colorAt(a) === side ? 1 : 0),
+    );
+    for (const from of hands) {
+      if (!matches(pos.colorAt(from), o)) continue;
+      if (!pos.isLegal({ from, to })) return { from, to, after: e.line };
     }
   }
   return undefined;

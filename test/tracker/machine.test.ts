@@ -193,9 +193,9 @@ describe('takebacks', () => {
 describe('out of sync', () => {
   it('after a while, names what differs and how to put it right; resumes when right', () => {
     const b = BoardScript.of();
-    // It stops fitting 35 ms after the second lift (t = 1235); the change after it does not
-    // put the alert off.
-    b.move('a3', 'b4').move('c3', 'd4').wait(1700);
+    // It stops fitting once the second pawn lands (judged at t = 1435); a later change on the
+    // board does not put the alert off.
+    b.move('a3', 'b4').move('c3', 'd4').wait(1000).flicker('e9', 20).wait(880);
     expect(b.of('alert').filter((a) => a.alert.kind === 'out_of_sync')).toHaveLength(0);
     b.wait(200);
     const alert = b.of('alert').find((a) => a.alert.kind === 'out_of_sync')!.alert;
