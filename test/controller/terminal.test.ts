@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/load.js';
 import { BoardSession } from '../../src/controller/board-session.js';
 import { Bus, silentLogger } from '../../src/controller/bus.js';
+import { BoardFeed } from '../../src/controller/feed.js';
 import { TerminalView } from '../../src/controller/terminal.js';
 import { ManualClock } from '../../src/sensors/clock.js';
 import { BoardSimulator } from '../../src/sensors/simulator.js';
@@ -37,7 +38,7 @@ async function rig(tty: boolean) {
   const input = new PassThrough();
   let quits = 0;
   const view = new TerminalView(
-    { bus, sessions: new Map([['board1', session]]), config, logger: silentLogger },
+    { bus, sessions: new Map([['board1', session]]), feed: new BoardFeed(bus), config, logger: silentLogger },
     {
       output: { write: (t: string) => written.push(t), isTTY: tty },
       input,
@@ -83,9 +84,12 @@ describe('terminal', () => {
     expect(screen).toContain('board1');
     expect(screen).toContain('ply 1, black to move');
     expect(screen).toContain('moves: 1.h2e2');
-    expect(screen).toContain('2 . C . . C . . . .');
-    expect(screen).toContain('0 R N B A K A B N R');
-    expect(screen).toContain('  a b c d e f g h i');
+    expect(screen).toContain('last move: 1. h2e2');
+    // As `games show` draws it: the last move's squares bracketed, the river.
+    expect(screen).toContain(' 2  · C · ·[C]· ·[·]·');
+    expect(screen).toContain(' 0  R N B A K A B N R');
+    expect(screen).toContain('~~~~~~~~~~~~~~~~~~~');
+    expect(screen).toContain('    a b c d e f g h i');
     await t.view.stop();
     await t.session.stop();
   });
