@@ -84,11 +84,14 @@ export async function performRequest(
   payload: string | Buffer | object,
   routeBoard?: string,
 ): Promise<{ result: RequestResult; transaction: string | number | null }> {
+  const text = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
   if (!isRequestName(name)) {
     const message = `unknown request "${name}"; known: ${REQUEST_NAMES.join(', ')}`;
-    return { result: { ok: false, error: { code: 'unknown_request', message } }, transaction: null };
+    return {
+      result: { ok: false, error: { code: 'unknown_request', message } },
+      transaction: transactionOf(text),
+    };
   }
-  const text = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
   const parsed = parseRequest(name, text);
   if (!parsed.ok) {
     return {
@@ -149,6 +152,16 @@ function sessionOf(
   return s
     ? { ok: true, session: s }
     : { ok: false, error: { code: 'no_board', message: `"board": no board "${board}"; boards: ${ids}` } };
+}
+
+/** The `transaction` of a payload that is not checked (an unknown request's), if it has one. */
+function transactionOf(text: string | Buffer): string | number | null {
+  try {
+    const t = (JSON.parse(text.toString()) as { transaction?: unknown } | null)?.transaction;
+    return typeof t === 'string' || typeof t === 'number' ? t : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The MQTT response (and the HTTP body) of a result: the error as `code: message`. */

@@ -12,7 +12,7 @@ import { parseIccs } from '../rules/iccs.js';
 import type { BoardSession } from './board-session.js';
 import type { GameView } from './bus.js';
 import type { ControllerContext, Extension } from './extension.js';
-import { errorText, performRequest } from './requests.js';
+import { errorText, performRequest, type RequestResult } from './requests.js';
 
 export interface TerminalOptions {
   readonly output: { write(text: string): unknown; isTTY?: boolean };
@@ -26,7 +26,7 @@ const HELP = `commands:
   h2e2 | C2.5 | 炮二平五   play a move on the simulated board (lift, set down)
   new [FEN]              start a new game (the simulated board is set up for it)
   reset                  put the simulated board's pieces in the start position
-  hint                   suggest a move      resign   the side to move resigns
+  hint                   suggest a move      resign [red|black]   (default: the side to move)
   draw offer|accept|decline                  takebacks on|off
   board ID               choose the board the commands go to
   quit                   stop xqboard        help     this text`;
@@ -45,7 +45,7 @@ function requestOf(
     case 'hint':
       return { name: 'game/hint', payload: {} };
     case 'resign':
-      return { name: 'game/resign', payload: {} };
+      return { name: 'game/resign', payload: rest[0] ? { side: rest[0] } : {} };
     case 'draw':
       return { name: 'game/draw', payload: { action: rest[0] ?? 'offer' } };
     case 'takebacks':
@@ -120,36 +120,37 @@ export class TerminalView implements Extension {
     this.readline = undefined;
   }
 
-  /** One command typed by the user; the answer goes into the notes under the boards. */
-  async command(text: string): Promise<void> {
-    if (text === '') return;
+  /** One command typed by the user; the answer goes into the notes under the boards (and is returned). */
+  async command(text: string): Promise<RequestResult | undefined> {
+    if (text === '') return undefined;
     const [first = '', ...rest] = text.split(/\s+/);
     const word = first.toLowerCase();
     switch (word) {
       case 'quit':
       case 'exit':
         this.options.onQuit();
-        return;
+        return undefined;
       case 'help':
         this.note(HELP);
-        return;
+        return undefined;
       case 'board': {
         const id = rest[0];
         if (id && this.context.sessions.has(id)) {
           this.selected = id;
           this.note(`commands now go to ${id}`);
         } else this.note(`boards: ${[...this.context.sessions.keys()].join(', ')}`);
-        return;
+        return undefined;
       }
     }
     if (this.selected === undefined) {
       this.note('no board');
-      return;
+      return undefined;
     }
     const { name, payload } = requestOf(word, rest, text);
     if (name === 'board/simulate' && 'move' in payload) this.note(`playing ${text}`);
     const { result } = await performRequest(this.context, name, { ...payload, board: this.selected });
     this.note(result.ok ? answerText(name, result.data) : errorText(result.error));
+    return result;
   }
 
   private note(text: string): void {

@@ -156,7 +156,7 @@ export class WebServer implements Extension {
       const streaming = req.method === 'GET' && path === '/events';
       const asset = ASSETS[path];
       const action = /^\/api\/boards\/([^/]+)\/([a-z]+)$/.exec(path);
-      const request = /^\/api\/request\/([a-z]+\/[a-z]+)$/.exec(path);
+      const request = /^\/api\/request\/(.+)$/.exec(path);
       if (streaming) this.events(req, res);
       else if (reading && path === '/api/boards') this.json(res, { status: 200, body: this.boards() });
       else if (reading && asset) this.asset(res, asset);
@@ -164,7 +164,7 @@ export class WebServer implements Extension {
         res.setHeader('allow', 'POST');
         this.json(res, failure(405, `${req.method} ${path}: use POST`));
       } else if (action) this.action(req, res, action[2]!, safeDecode(action[1]!));
-      else if (request) this.action(req, res, request[1]!, undefined);
+      else if (request) this.action(req, res, safeDecode(request[1]!), undefined);
       else this.json(res, failure(404, `${req.method} ${path}: no such page`));
     } catch (e) {
       // A bug answers 500; the controller goes on.
