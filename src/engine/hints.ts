@@ -67,7 +67,10 @@ if (!isMainThread && (workerData as Record<string, unknown> | null)?.[MARK] === 
 
 let bundled: string | undefined;
 
-/** The worker: this module as built, or (running from TypeScript) bundled for the worker now. */
+/**
+ * The worker: built, this very module (its chunk: the build splits shared code out of the
+ * entries); from TypeScript (tests), this module bundled for the worker now.
+ */
 function spawn(): Worker {
   const self = import.meta.url;
   const data = { [MARK]: true };

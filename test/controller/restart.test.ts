@@ -107,6 +107,11 @@ describe('restarts', () => {
         status: 'ok',
         data: { iccs: 'h0g2', ply: 3 },
       });
+      // The built command's engine worker answers for the game on the board.
+      expect(await client.request(BASE, 'game/hint', { transaction: 'h' }, 'h')).toMatchObject({
+        status: 'ok',
+        data: { ply: 4 },
+      });
       expect(await client.request(BASE, 'game/get', { transaction: 'g' }, 'g')).toMatchObject({
         data: { ply: 3, moves: ['h2e2', 'h9g7', 'h0g2'], status: 'playing', final: false },
       });
