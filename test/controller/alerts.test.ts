@@ -144,6 +144,10 @@ async function seenActive(r: Rig, kind: string): Promise<void> {
   await vi.waitFor(() => expect(sseAlerts(r.sse, kind)).toContain(true), WAIT);
   expect(retainedKinds(r.viewer)).toContain(kind);
   expect(await boardAlerts(r)).toContain(kind);
+  // One feed: the same message has the same number on MQTT and on the page's stream.
+  const onMqtt = r.viewer.json(`${BASE}/board1/alert`).find((a) => a.kind === kind && a.active);
+  const onSse = r.sse.events.find((e) => e.topic === 'alert' && e.payload.kind === kind && e.payload.active);
+  expect(onSse?.payload.seq).toBe(onMqtt?.seq);
 }
 
 async function seenEnded(r: Rig, kind: string): Promise<void> {
