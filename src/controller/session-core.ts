@@ -138,9 +138,11 @@ export class SessionCore implements LifecycleCore {
   }
 
   prepare(fen: string | undefined, afterEnd: boolean): void {
-    const game = Game.start(fen, this.o.gameOptions);
-    // The FEN of a request is checked before; a start position never fails.
-    this.game = game.ok ? game.value : (Game.start(undefined, this.o.gameOptions) as { value: Game }).value;
+    // A request's FEN is checked before it gets here; the start position always starts.
+    const started = Game.start(fen, this.o.gameOptions);
+    const game = started.ok ? started : Game.start(undefined, this.o.gameOptions);
+    if (!game.ok) throw new Error(game.error.message);
+    this.game = game.value;
     this.gameId = newGameId(new Date(this.o.wallNow()));
     this.closedAs = undefined;
     this.playing = false;
@@ -182,6 +184,8 @@ export class SessionCore implements LifecycleCore {
       `board ${this.o.board}: game ${this.gameId} under way at ply ${this.game.moves.length}`,
     );
     this.o.bus.emit('game.view', { board: this.o.board, view: this.view() });
+    // A game resumed in check: the check is raised again (and ended like any other).
+    this.checkAlert(this.now());
   }
 
   onReader(e: TrackerEmitted): void {
