@@ -6,7 +6,7 @@
  * re-enters the session from inside the reader. The effects (journal, bus) are the core's; they are
  * plain actions, run in order as the machine goes, so guards and invoked readers see them.
  */
-import { and, fromCallback, sendTo, setup } from 'xstate';
+import { and, assign, fromCallback, sendTo, setup } from 'xstate';
 import type { Game } from '../game/game.js';
 import type { Clock } from '../sensors/clock.js';
 import type { Cells } from '../sensors/snapshot.js';
@@ -15,10 +15,8 @@ import { Tracker } from '../tracker/tracker.js';
 
 /** What the machine has done to the game and the record (session-core.ts). */
 export interface LifecycleCore {
-  /** Loads the board's unfinished game, if there is one, else prepares a new one. */
-  load(): void;
-  /** What `load` found. */
-  readonly booted: 'resumed' | 'resumed_over' | 'new';
+  /** Loads the board's unfinished game, if there is one, else prepares a new one; says which. */
+  load(): Booted;
   readerInput(): ReaderInput;
   /** The game's journal starts (or goes on, resumed). */
   begin(): void;
@@ -36,6 +34,9 @@ export interface LifecycleCore {
   /** After an end: the board still shows the next game's position (wait for a change). */
   boardShowsNext(cells?: Cells): boolean;
 }
+
+/** What start found: a game to resume (ended already, with its last move), or none. */
+export type Booted = 'resumed' | 'resumed_over' | 'new';
 
 export interface ReaderInput {
   readonly game: Game;
@@ -92,14 +93,14 @@ const readerIs =
 
 export const sessionMachine = setup({
   types: {
-    context: {} as { core: LifecycleCore },
+    context: {} as { core: LifecycleCore; booted: Booted | undefined },
     input: {} as { core: LifecycleCore },
     events: {} as LifecycleEvent,
   },
   actors: { reader },
   guards: {
-    resumed: ({ context }) => context.core.booted === 'resumed',
-    resumedOver: ({ context }) => context.core.booted === 'resumed_over',
+    resumed: ({ context }) => context.booted === 'resumed',
+    resumedOver: ({ context }) => context.booted === 'resumed_over',
     final: ({ context }) => context.core.isFinal(),
     gameStart: readerIs('gameStart'),
     gameOver: readerIs('gameOver'),
@@ -114,7 +115,7 @@ export const sessionMachine = setup({
       !context.core.boardShowsNext(event.command.cells),
   },
   actions: {
-    load: ({ context }) => context.core.load(),
+    load: assign({ booted: ({ context }) => context.core.load() }),
     forward: sendTo('reader', ({ event }) => (event as { command: ReaderCommand }).command),
     onReader: ({ context, event }) => {
       if (event.type === 'reader') context.core.onReader(event.event);
@@ -129,11 +130,11 @@ export const sessionMachine = setup({
   },
 }).createMachine({
   id: 'session',
-  context: ({ input }) => ({ core: input.core }),
+  context: ({ input }) => ({ core: input.core, booted: undefined }),
   initial: 'boot',
   states: {
     /** An unfinished game of this board in the archive is resumed, else a new one waits. */
-    // The actor runs before loading: its actions then take effect at once (on start they wait).
+    // Loading waits for the actor to run: the core's actions then take effect as they are taken.
     boot: { on: { boot: { target: 'loaded', actions: 'load' } } },
     loaded: {
       always: [

@@ -16,7 +16,7 @@ import type { TrackerEmitted, TrackerOptions } from '../tracker/machine.js';
 import { expectedCells } from '../tracker/reader.js';
 import { ActiveAlerts } from './alerts.js';
 import type { Bus, GameView, Logger, MoveInfo } from './bus.js';
-import type { LifecycleCore, ReaderInput } from './lifecycle.js';
+import type { Booted, LifecycleCore, ReaderInput } from './lifecycle.js';
 import { GameRecorder } from './recorder.js';
 import { buildView } from './view.js';
 
@@ -39,7 +39,6 @@ export interface CoreOptions {
 export class SessionCore implements LifecycleCore {
   game!: Game;
   gameId = '';
-  booted: 'resumed' | 'resumed_over' | 'new' = 'new';
   /** Source time of game time 0. */
   private origin = 0;
   private closedAs: { result: string; reason: string } | undefined;
@@ -98,12 +97,13 @@ export class SessionCore implements LifecycleCore {
 
   // --- LifecycleCore ----------------------------------------------------------------------------
 
-  load(): void {
-    this.booted = this.resume();
-    if (this.booted === 'new') this.prepare(undefined, false);
+  load(): Booted {
+    const booted = this.resume();
+    if (booted === 'new') this.prepare(undefined, false);
+    return booted;
   }
 
-  private resume(): 'resumed' | 'resumed_over' | 'new' {
+  private resume(): Booted {
     const found = this.recorder.findResumable();
     if (!found) return 'new';
     const read = found.state;
