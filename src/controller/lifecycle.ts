@@ -133,8 +133,10 @@ export const sessionMachine = setup({
   context: ({ input }) => ({ core: input.core, booted: undefined }),
   initial: 'boot',
   states: {
-    /** An unfinished game of this board in the archive is resumed, else a new one waits. */
-    // Loading waits for the actor to run: the core's actions then take effect as they are taken.
+    /**
+     * An unfinished game of this board in the archive is resumed, else a new one waits. Loading
+     * waits for the actor to run: the core's actions then take effect as they are taken.
+     */
     boot: { on: { boot: { target: 'loaded', actions: 'load' } } },
     loaded: {
       always: [
