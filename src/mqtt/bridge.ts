@@ -131,6 +131,7 @@ export class MqttBridge implements Extension, MqttPublisher {
   }
 
   private onConnect(): void {
+    (this.client?.stream as { setNoDelay?: (on: boolean) => void } | undefined)?.setNoDelay?.(true);
     const online: BridgeStatePayload = { state: 'online' };
     this.publish(this.bridge.state, JSON.stringify(online), BRIDGE_STATE_SPEC);
     const info: BridgeInfoPayload = {

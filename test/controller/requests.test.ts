@@ -114,6 +114,20 @@ const STEPS: readonly Step[] = [
     expect: ok({ status: 'over', result: '1-0', reason: 'checkmate', final: true }),
   },
   { name: 'game/get', payload: { board: 'nope' }, expect: error('no_board') },
+  // board2 is a real board (its serial port is not plugged in): in setup, not simulated.
+  {
+    name: 'board/simulate',
+    payload: { board: 'board2', move: 'h2e2' },
+    terminal: 'h2e2',
+    expect: error('not_simulated'),
+  },
+  { name: 'game/resign', payload: { board: 'board2' }, terminal: 'resign', expect: error('no_game') },
+  {
+    name: 'game/get',
+    payload: { board: 'board2' },
+    terminal: 'get',
+    expect: ok({ status: 'setup', ply: 0, final: false }),
+  },
   { name: 'game/get', payload: { board: 'board1', colour: 'red' }, expect: error('bad_request') },
   { name: 'frobnicate', payload: {}, expect: error('unknown_request') },
 ];
@@ -146,7 +160,10 @@ const seen = new Map<string, Map<number, unknown>>();
 async function run(kind: 'mqtt' | 'http' | 'terminal'): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), `xqboard-req-${kind}-`));
   const config = configSchema.parse({
-    boards: [{ id: 'board1', source: { driver: 'simulator', heartbeatMs: 500 } }],
+    boards: [
+      { id: 'board1', source: { driver: 'simulator', heartbeatMs: 500 } },
+      { id: 'board2', source: { driver: 'serial', port: join(dir, 'no-such-tty') } },
+    ],
     mqtt: { baseTopic: BASE },
     archive: { dir },
     web: { enabled: true },
@@ -173,7 +190,7 @@ async function run(kind: 'mqtt' | 'http' | 'terminal'): Promise<void> {
         const { transaction: _, ...answer } = (await viewer.request(
           BASE,
           step.name,
-          { ...step.payload, transaction: i },
+          { board: 'board1', ...step.payload, transaction: i },
           i,
         )) as unknown as Answer & { transaction: unknown };
         return answer;
@@ -183,7 +200,7 @@ async function run(kind: 'mqtt' | 'http' | 'terminal'): Promise<void> {
       async send(step) {
         const res = await fetch(`${web}/api/request/${step.name}`, {
           method: 'POST',
-          body: JSON.stringify(step.payload),
+          body: JSON.stringify({ board: 'board1', ...step.payload }),
         });
         const { transaction: _, ...answer } = (await res.json()) as Answer & { transaction: unknown };
         expect(res.status, step.name).toBe(
@@ -195,6 +212,9 @@ async function run(kind: 'mqtt' | 'http' | 'terminal'): Promise<void> {
     terminal: {
       async send(step) {
         if (step.terminal === undefined) return undefined;
+        // The terminal's commands go to the board chosen with `board ID`.
+        const board = (step.payload.board as string | undefined) ?? 'board1';
+        await terminal!.command(`board ${board}`);
         const result = await terminal!.command(step.terminal);
         const { transaction: _, ...answer } = responseOf(result!, null);
         return answer as Answer;

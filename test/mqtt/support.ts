@@ -36,6 +36,7 @@ export class Recorder {
       client.once('connect', () => resolve());
       client.once('error', reject);
     });
+    (client.stream as { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true);
     const recorder = new Recorder(client);
     // QoS 2 subscriptions: messages arrive at the QoS they were published with.
     await client.subscribeAsync(topics, { qos: 2 });
