@@ -98,11 +98,12 @@ describe('the MQTT bridge on the embedded broker', () => {
       await boardPlaying(viewer);
       await playTwoMoves(viewer, dir);
       const late = await Recorder.connect(url, [`${BASE}/board1/#`, `${BASE}/bridge/state`]);
-      await late.until(
-        'retained state',
-        () => late.on(`${BASE}/board1/pgn`).length > 0 && late.on(`${BASE}/board1/alerts`).length > 0,
+      const retained = ['availability', 'position', 'state', 'result', 'pgn', 'alerts'];
+      // Retained messages come in no set order: wait for each of them.
+      await late.until('retained state', () =>
+        retained.every((t) => late.on(`${BASE}/board1/${t}`).length > 0),
       );
-      for (const topic of ['availability', 'position', 'state', 'result', 'pgn', 'alerts']) {
+      for (const topic of retained) {
         expect(late.on(`${BASE}/board1/${topic}`), topic).toEqual([
           expect.objectContaining({ retain: true, qos: 1 }),
         ]);
