@@ -1,8 +1,9 @@
 /**
- * The MQTT bridge: the bus out to MQTT topics, and requests from MQTT in to the board sessions,
- * exactly as `contract.ts` says. Connects with a last will so `bridge/state` turns offline when the
- * controller dies; on every (re)connect it publishes online and the boards' retained state again.
- * Every request payload is checked; a bad one is answered with an error naming what is wrong.
+ * The MQTT bridge: the controller's feed out to MQTT topics, and requests from MQTT in to the
+ * controller's request API, exactly as `contract.ts` says. Connects with a last will so
+ * `bridge/state` turns offline when the controller dies; on every (re)connect it publishes online
+ * and the boards' retained state again (the feed's). Every request payload is checked; a bad one
+ * is answered with an error naming what is wrong.
  */
 import { connect, type MqttClient } from 'mqtt';
 import type { ControllerContext, Extension, MqttPublisher } from '../controller/extension.js';
