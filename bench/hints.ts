@@ -14,6 +14,7 @@ import { suggestMove } from '../src/controller/hint.js';
 import { readPgn } from '../src/record/pgn.js';
 import { Position } from '../src/rules/position.js';
 import type { Move } from '../src/rules/types.js';
+import { isExtendable } from '../src/tracker/reader.js';
 
 const PLIES = 30;
 
@@ -28,7 +29,15 @@ const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
 
 type Load = 'none' | 'worker' | 'event loop';
 
-async function measure(moves: readonly Move[], load: Load): Promise<{ latency: number[]; hints: number }> {
+interface Measured {
+  /** Pieces that could not have gone further (announced after the bounce window). */
+  readonly quick: number[];
+  /** Pieces that could still slide (announced after the settle window). */
+  readonly slide: number[];
+  readonly hints: number;
+}
+
+async function measure(moves: readonly Move[], load: Load): Promise<Measured> {
   const dir = mkdtempSync(join(tmpdir(), 'xqboard-bench-hints-'));
   const config = configSchema.parse({
     boards: [{ id: 'bench', source: { driver: 'simulator', heartbeatMs: 0 } }],
@@ -63,8 +72,11 @@ async function measure(moves: readonly Move[], load: Load): Promise<{ latency: n
     }
   })();
 
-  const latency: number[] = [];
+  const quick: number[] = [];
+  const slide: number[] = [];
+  const pos = Position.default();
   for (const move of moves) {
+    const extendable = isExtendable(pos, [move]);
     sim.lift(move.from);
     await sleep(60);
     if (sim.pieceAt(move.to)) {
@@ -76,7 +88,8 @@ async function measure(moves: readonly Move[], load: Load): Promise<{ latency: n
     });
     const placedAt = performance.now();
     sim.place(move.to);
-    latency.push((await message) - placedAt);
+    (extendable ? slide : quick).push((await message) - placedAt);
+    pos.play(move);
     await sleep(60);
   }
   running = false;
@@ -84,7 +97,7 @@ async function measure(moves: readonly Move[], load: Load): Promise<{ latency: n
   await client.endAsync();
   await controller.stop();
   rmSync(dir, { recursive: true, force: true });
-  return { latency, hints };
+  return { quick, slide, hints };
 }
 
 export async function benchHints(): Promise<void> {
@@ -96,15 +109,16 @@ export async function benchHints(): Promise<void> {
   if (!first?.ok) throw new Error('cannot read the benchmark game');
   const moves = first.value.moves.slice(0, PLIES).map((m) => m.move);
   for (const load of ['none', 'worker', 'event loop'] as const) {
-    const { latency, hints } = await measure(moves, load);
+    const { quick, slide, hints } = await measure(moves, load);
     const what =
       load === 'none'
         ? 'no hints'
         : load === 'worker'
           ? `hints back to back in the worker (${hints} hints)`
           : `the same searches on the event loop, as before the worker (${hints} hints)`;
+    const figures = (v: number[]) => `p50 ${ms(percentile(v, 50))}, p99 ${ms(percentile(v, 99))}`;
     console.log(
-      `completing frame → MQTT move message, ${what}, ${latency.length} moves: p50 ${ms(percentile(latency, 50))}, p99 ${ms(percentile(latency, 99))}, max ${ms(Math.max(...latency))}`,
+      `completing frame → MQTT move message, ${what}: could not go further (${quick.length}) ${figures(quick)}; could slide (${slide.length}) ${figures(slide)}`,
     );
   }
 }
