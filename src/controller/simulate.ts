@@ -55,6 +55,8 @@ const REFUSALS = new Set([
 export class SimulateQueue {
   private tail: Promise<unknown> = Promise.resolve();
   private stopped = false;
+  /** Cancels the wait for the move being recorded now. */
+  private cancelWait: (() => void) | undefined;
 
   constructor(
     private readonly board: string,
@@ -76,6 +78,7 @@ export class SimulateQueue {
   stop(): void {
     this.stopped = true;
     this.hand.stop();
+    this.cancelWait?.();
   }
 
   private async run(req: SimulateRequest): Promise<Result<SimulateAnswer, SessionError>> {
@@ -95,6 +98,7 @@ export class SimulateQueue {
     if (!move.ok) return move;
     const ply = game.moves.length + 1;
     const recorded = this.waitForRecord(ply);
+    this.cancelWait = recorded.cancel;
     const placed = await this.hand.play(move.value.from, move.value.to);
     if (!placed.ok) {
       recorded.cancel();
@@ -127,11 +131,12 @@ export class SimulateQueue {
     const done = (r: Result<SimulateAnswer, SessionError>): void => {
       for (const off of offs) off();
       cancelTimer?.();
+      this.cancelWait = undefined;
       settle(r);
     };
     return {
       promise,
-      cancel: () => done(fail('stopped', 'cancelled')),
+      cancel: () => done(fail('stopped', 'the board stopped before the move was recorded')),
       arm: () => {
         cancelTimer = this.clock.setTimer(
           () => done(fail('not_recorded', `the board did not record ply ${ply} (is it out of sync?)`)),
