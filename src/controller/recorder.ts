@@ -127,14 +127,20 @@ export class GameRecorder {
     } else if (this.pending.length < PENDING_LOG_LIMIT) this.pending.push(line);
   }
 
-  recordMove(move: JournalMove): Result<void, { message: string }> {
+  /** Journals the move (written and fsynced), then — only then — has it announced. */
+  recordMove(move: JournalMove, announce: () => void): Result<void, { message: string }> {
     if (!this.journal) return err({ message: 'no journal for this game' });
-    return this.journal.appendMove(move);
+    const written = this.journal.appendMove(move);
+    if (written.ok) announce();
+    return written;
   }
 
-  recordRetract(ply: number, t: number): Result<void, { message: string }> {
+  /** Journals a takeback, then has it announced. */
+  recordRetract(ply: number, t: number, announce: () => void): Result<void, { message: string }> {
     if (!this.journal) return err({ message: 'no journal for this game' });
-    return this.journal.appendRetract({ ply, t });
+    const written = this.journal.appendRetract({ ply, t });
+    if (written.ok) announce();
+    return written;
   }
 
   /** Journals the end and archives the game (PGN and sensor log beside the journal). */

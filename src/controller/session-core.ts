@@ -195,14 +195,12 @@ export class SessionCore implements LifecycleCore {
         this.recordMove(e);
         return;
       case 'retract': {
-        const r = this.recorder.recordRetract(e.ply, Math.max(0, Math.round(e.t)));
-        if (!r.ok) {
-          this.recordFailed(r.error.message);
-          return;
-        }
-        this.alerts.clear('record_failed', e.t);
-        this.o.bus.emit('game.retract', { board, ply: e.ply, t: e.t, view: this.view() });
-        this.checkAlert(e.t);
+        const r = this.recorder.recordRetract(e.ply, Math.max(0, Math.round(e.t)), () => {
+          this.alerts.clear('record_failed', e.t);
+          this.o.bus.emit('game.retract', { board, ply: e.ply, t: e.t, view: this.view() });
+          this.checkAlert(e.t);
+        });
+        if (!r.ok) this.recordFailed(r.error.message);
         return;
       }
       case 'alert':
@@ -228,33 +226,27 @@ export class SessionCore implements LifecycleCore {
     if (!played) return;
     const clock = this.game.clock ? this.game.clock.remaining(played.color, e.t) : undefined;
     const t = Math.max(0, Math.round(e.t));
-    const recorded = this.recorder.recordMove({
-      ply: e.ply,
-      iccs: e.iccs,
-      t,
-      ...(clock !== undefined ? { clock } : {}),
-    });
+    const move = { ply: e.ply, iccs: e.iccs, t, ...(clock !== undefined ? { clock } : {}) };
     // Not durable, so not announced: viewers are told the record failed instead.
-    if (!recorded.ok) {
-      this.recordFailed(recorded.error.message);
-      return;
-    }
-    this.alerts.clear('record_failed', e.t);
-    const before = this.game.startPosition;
-    for (const m of this.game.moves.slice(0, e.ply - 1)) before.play(m.move);
-    const move: MoveInfo = {
-      ply: e.ply,
-      iccs: e.iccs,
-      wxf: makeWxf(before, e.move) ?? e.iccs,
-      zh: makeChinese(before, e.move) ?? e.iccs,
-      color: played.color,
-      check: played.check,
-      capture: played.captured !== undefined,
-      fen: played.fen,
-      t,
-    };
-    this.o.bus.emit('game.move', { board: this.o.board, move, view: this.view() });
-    this.checkAlert(e.t);
+    const recorded = this.recorder.recordMove(move, () => {
+      this.alerts.clear('record_failed', e.t);
+      const before = this.game.startPosition;
+      for (const m of this.game.moves.slice(0, e.ply - 1)) before.play(m.move);
+      const info: MoveInfo = {
+        ply: e.ply,
+        iccs: e.iccs,
+        wxf: makeWxf(before, e.move) ?? e.iccs,
+        zh: makeChinese(before, e.move) ?? e.iccs,
+        color: played.color,
+        check: played.check,
+        capture: played.captured !== undefined,
+        fen: played.fen,
+        t,
+      };
+      this.o.bus.emit('game.move', { board: this.o.board, move: info, view: this.view() });
+      this.checkAlert(e.t);
+    });
+    if (!recorded.ok) this.recordFailed(recorded.error.message);
   }
 
   /** A check ends with the position it was given in; the side to move now may be in check. */
