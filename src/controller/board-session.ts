@@ -189,6 +189,7 @@ export class BoardSession {
     const check = Game.start(fen, this.gameOptions);
     if (!check.ok) return fail('bad_position', check.error.message);
     if (!this.actor) return fail('stopped', 'the board is not running');
+    this.queue?.interrupt('a new game started');
     this.actor.send({ type: 'new', fen });
     this.simulator?.setPosition(this.core.game.startFen);
     return ok(this.view());
@@ -281,10 +282,7 @@ export class BoardSession {
     return ok(hint);
   }
 
-  /**
-   * Simulated boards: plays a move (any notation) as a hand does, answered once it is recorded or
-   * refused; or sets the pieces up (`reset`, `fen`). Requests queue.
-   */
+  /** A simulated board: a move played by the hand, answered once recorded or refused; or set up. */
   simulate(request: {
     move?: string;
     reset?: boolean;

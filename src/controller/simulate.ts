@@ -81,6 +81,11 @@ export class SimulateQueue {
     this.cancelWait?.();
   }
 
+  /** A new game: the move in progress is dropped where it is (the board is set up anew). */
+  interrupt(reason: string): void {
+    this.hand.stop(reason);
+  }
+
   private async run(req: SimulateRequest): Promise<Result<SimulateAnswer, SessionError>> {
     if (this.stopped) return fail('stopped', 'the board is stopping');
     if (!('move' in req)) {
@@ -102,6 +107,7 @@ export class SimulateQueue {
     const placed = await this.hand.play(move.value.from, move.value.to);
     if (!placed.ok) {
       recorded.cancel();
+      if (placed.error.code === 'interrupted') return fail('refused', placed.error.message);
       return fail('bad_move', `the board does not show the game: ${placed.error.message}`);
     }
     recorded.arm();

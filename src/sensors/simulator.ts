@@ -36,7 +36,8 @@ export type SimulatorErrorCode =
   | 'empty_hand'
   | 'bad_square'
   | 'bad_fen'
-  | 'not_a_line';
+  | 'not_a_line'
+  | 'interrupted';
 export type SimulatorError = CodedError<SimulatorErrorCode>;
 
 export interface SimulatorOptions {
@@ -414,10 +415,10 @@ export class SimulatedHand {
   }
 
   /** Stops between steps (a piece may stay in the hand); the move in progress resolves as failed. */
-  stop(): void {
+  stop(reason = 'the hand was stopped'): void {
     this.cancel?.();
     this.cancel = undefined;
-    this.finish(fail('empty_hand', 'the hand was stopped'));
+    this.finish(fail('interrupted', reason));
   }
 
   private finish(r: Result<void, SimulatorError>): void {

@@ -288,6 +288,26 @@ describe('BoardSession on the simulator', () => {
     await r.session.stop();
   });
 
+  it('a new game asked while the hand is moving a piece drops that move and sets the board up', async () => {
+    const r = rig();
+    await r.session.start();
+    r.clock.advance(100);
+    const moving = r.session.simulate({ move: 'h2e2' });
+    await new Promise((done) => setImmediate(done));
+    r.clock.advance(50); // the cannon is in the hand
+    expect(r.session.newGame().ok).toBe(true);
+    expect(await moving).toMatchObject({
+      ok: false,
+      error: { code: 'refused', message: 'a new game started' },
+    });
+    await settle(r, 500);
+    expect(r.session.currentPhase).toBe('playing');
+    const next = r.session.simulate({ move: 'h2e2' });
+    await settle(r, 1000);
+    expect(await next).toEqual({ ok: true, value: { iccs: 'h2e2', ply: 1 } });
+    await r.session.stop();
+  });
+
   it('refuses a simulated move while the board is in setup or the game is over', async () => {
     const r = rig();
     await r.session.start();
