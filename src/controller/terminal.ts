@@ -7,8 +7,10 @@
  */
 import { createInterface, type Interface } from 'node:readline';
 import { drawBoard } from '../cli/commands/games.js';
+import { makeChinese } from '../notation/index.js';
 import { parseFen } from '../rules/fen.js';
 import { parseIccs } from '../rules/iccs.js';
+import { Position } from '../rules/position.js';
 import type { BoardSession } from './board-session.js';
 import type { GameView } from './bus.js';
 import type { ControllerContext, Extension } from './extension.js';
@@ -228,8 +230,30 @@ const clockText = (ms: number): string => {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 };
 
+/** The moves in Chinese notation, numbered by full moves as `games show` lists them (the last 8). */
 function moveList(view: GameView): string {
-  const shown = view.moves.slice(-16);
-  const first = view.moves.length - shown.length;
-  return shown.length === 0 ? '(none)' : shown.map((m, i) => `${first + i + 1}.${m}`).join(' ');
+  const pos = Position.fromFen(view.startFen);
+  if (!pos.ok) return view.moves.join(' ');
+  const p = pos.value;
+  const blackFirst = p.turn === 'black';
+  const names: string[] = [];
+  for (const iccs of view.moves) {
+    const move = parseIccs(iccs);
+    if (!move.ok) break;
+    names.push(makeChinese(p, move.value) ?? iccs);
+    p.play(move.value);
+  }
+  if (names.length === 0) return '(none)';
+  const pairs: string[] = [];
+  for (let k = 0; k < names.length; ) {
+    const n = Math.floor((k + (blackFirst ? 1 : 0)) / 2) + 1;
+    if (k === 0 && blackFirst) {
+      pairs.push(`${n}. … ${names[0]}`);
+      k += 1;
+    } else {
+      pairs.push(`${n}. ${names[k]}${names[k + 1] ? ` ${names[k + 1]}` : ''}`);
+      k += 2;
+    }
+  }
+  return pairs.slice(-8).join('  ');
 }

@@ -85,7 +85,7 @@ describe('terminal', () => {
     const screen = t.written.at(-1)!.replace(new RegExp(`${ESC}\\[[0-9;]*[A-Za-z]`, 'g'), '');
     expect(screen).toContain('board1');
     expect(screen).toContain('ply 1, black to move');
-    expect(screen).toContain('moves: 1.h2e2');
+    expect(screen).toContain('moves: 1. 炮二平五');
     expect(screen).toContain('last move: 1. h2e2');
     // As `games show` draws it: the last move's squares bracketed, the river.
     expect(screen).toContain(' 2  · C · ·[C]· ·[·]·');
