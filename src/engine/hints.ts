@@ -127,6 +127,12 @@ export class HintEngine {
       if (this.worker === worker) this.worker = undefined;
       this.failAll(`the hint engine failed: ${e.message}`);
     });
+    // A worker gone (out of memory, killed) fails what it had; the next hint starts another.
+    worker.on('exit', (code) => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      this.failAll(`the hint engine stopped (exit code ${code})`);
+    });
     // A worker waiting for requests does not keep the process alive.
     worker.unref();
     this.worker = worker;
