@@ -7,6 +7,7 @@
  * script (built: this very file; from TypeScript sources, in tests: bundled by esbuild at run
  * time), it answers requests.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -74,7 +75,11 @@ let bundled: string | undefined;
 function spawn(): Worker {
   const self = import.meta.url;
   const data = { [MARK]: true };
-  if (!self.endsWith('.ts')) return new Worker(new URL(self), { workerData: data });
+  if (!self.endsWith('.ts')) {
+    // dist/chunks/chunk-….js: the build's own worker entry (dist/hint-worker.js) when it has one.
+    const entry = new URL('../hint-worker.js', self);
+    return new Worker(existsSync(fileURLToPath(entry)) ? entry : new URL(self), { workerData: data });
+  }
   if (bundled === undefined) {
     const { buildSync } = createRequire(self)('esbuild') as typeof import('esbuild');
     const out = buildSync({
@@ -103,6 +108,8 @@ export class HintEngine {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, (r) => ('hint' in r ? resolve(r.hint) : reject(new Error(r.error))));
+      // A hint being searched keeps the process alive; an idle worker does not.
+      worker.ref();
       worker.postMessage({ id, fen, budget } satisfies Request);
     });
   }
@@ -121,6 +128,7 @@ export class HintEngine {
     worker.on('message', (r: Reply) => {
       const done = this.waiting.get(r.id);
       this.waiting.delete(r.id);
+      if (this.waiting.size === 0) worker.unref();
       done?.(r);
     });
     worker.on('error', (e) => {
@@ -133,8 +141,6 @@ export class HintEngine {
       this.worker = undefined;
       this.failAll(`the hint engine stopped (exit code ${code})`);
     });
-    // A worker waiting for requests does not keep the process alive.
-    worker.unref();
     this.worker = worker;
     return worker;
   }
