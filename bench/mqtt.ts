@@ -16,6 +16,7 @@ import { GameJournal } from '../src/record/journal.js';
 import { readPgn } from '../src/record/pgn.js';
 import { Position } from '../src/rules/position.js';
 import { isExtendable } from '../src/tracker/reader.js';
+import { benchHints } from './hints.js';
 
 const PLIES = 40;
 
@@ -38,14 +39,15 @@ export async function benchMqtt(): Promise<void> {
   const moves = first.value.moves.slice(0, PLIES).map((m) => m.move);
 
   const dir = mkdtempSync(join(tmpdir(), 'xqboard-bench-mqtt-'));
-  const parsed = configSchema.parse({
+  const config = configSchema.parse({
     boards: [{ id: 'bench', source: { driver: 'simulator', heartbeatMs: 0 } }],
     mqtt: { wsPort: 0, baseTopic: 'bench' },
     archive: { dir },
     web: { enabled: false },
   });
   const controller = new Controller({
-    config: { ...parsed, mqtt: { ...parsed.mqtt, port: 0 } },
+    config,
+    listen: { mqttPort: 0 },
     ...(process.env.XQBOARD_BENCH_LOG ? { logger: stderrLogger } : {}),
   });
   const started = await controller.start();
@@ -105,4 +107,6 @@ export async function benchMqtt(): Promise<void> {
   console.log(
     `journal move append + fsync (200 appends, ${tmpdir()}): p50 ${ms(percentile(appends, 50))}, p99 ${ms(percentile(appends, 99))}`,
   );
+  // Hints run in a worker thread: they must not delay a move's announcement.
+  await benchHints();
 }

@@ -4,7 +4,10 @@
  * that throws is reported and never stops the others, nor the session that emitted.
  */
 import type { MovePayload, PositionPayload } from '../mqtt/contract.js';
-import type { Alert, AlertKind, StateDetail, TrackerState } from '../tracker/machine.js';
+import type { Alert, StateDetail, TrackerState } from '../tracker/machine.js';
+
+/** An alert as the session announces it: the reader's kinds, and `record_failed` of its own. */
+export type SessionAlert = Omit<Alert, 'kind'> & { readonly kind: string };
 
 /** The game of one board as everyone shows it: the retained `position` payload, and more. */
 export interface GameView extends Omit<PositionPayload, 'seq'> {
@@ -29,8 +32,8 @@ export interface BusEvents {
   'game.retract': { board: string; ply: number; t: number; view: GameView };
   'game.over': { board: string; view: GameView };
   'tracker.state': { board: string; state: TrackerState; detail: StateDetail; t: number };
-  'tracker.alert': { board: string; alert: Alert; t: number };
-  'tracker.alertCleared': { board: string; kind: AlertKind | 'record_failed'; t: number };
+  'tracker.alert': { board: string; alert: SessionAlert; t: number };
+  'tracker.alertCleared': { board: string; kind: string; t: number };
   'game.hint': {
     board: string;
     game: string;

@@ -1,13 +1,17 @@
 /**
  * The controller: the embedded MQTT broker (or an external one), a board session per configured
  * board, and the extensions (MQTT bridge, LEDs, and whatever the caller adds, e.g. the terminal),
- * all on one typed bus. One board's fault never stops another: a source that cannot be made is
- * reported and the others run; one that fails to start is retried by its session.
+ * all on one typed bus, with one retained feed (feed.ts) that MQTT and the web page read and one
+ * request API (requests.ts) that MQTT, the web page and the terminal call. One board's fault never
+ * stops another: a source that cannot be made is reported and the others run; one that fails to
+ * start is retried. One controller per archive folder: the folder is locked first.
  */
 import type { Config } from '../config/schema.js';
+import { HintEngine } from '../engine/hints.js';
 import { LedsExtension } from '../leds/extension.js';
 import { MqttBridge } from '../mqtt/bridge.js';
 import { type BrokerAddress, type BrokerError, EmbeddedBroker } from '../mqtt/broker.js';
+import { type ArchiveLock, type ArchiveLockError, lockArchive } from '../record/lock.js';
 import { err, ok, type Result } from '../rules/types.js';
 import type { Clock } from '../sensors/clock.js';
 import { createSources, type SourceContext, type SourceError } from '../sensors/registry.js';
@@ -15,6 +19,7 @@ import { type WebAddress, WebServer, type WebServerError } from '../web/server.j
 import { BoardSession } from './board-session.js';
 import { Bus, type Logger, silentLogger } from './bus.js';
 import type { ControllerContext, Extension } from './extension.js';
+import { BoardFeed } from './feed.js';
 
 export const VERSION = '0.1.0';
 
@@ -30,6 +35,11 @@ export interface ControllerOptions {
   readonly host?: string;
   /** Pace of the simulated hand (`board/simulate`). */
   readonly handMs?: number;
+  /**
+   * Ports that override the configuration, 0 for any free one (read back from `start`): tests
+   * bind port 0 and never guess a free port. `wsPort` 0 here is a WebSocket on any free port.
+   */
+  readonly listen?: { readonly mqttPort?: number; readonly wsPort?: number; readonly webPort?: number };
 }
 
 export interface RunningController {
@@ -45,8 +55,11 @@ export interface RunningController {
 
 export class Controller {
   readonly bus: Bus;
+  readonly feed: BoardFeed;
   readonly sessions = new Map<string, BoardSession>();
   private readonly logger: Logger;
+  private readonly hints = new HintEngine();
+  private lock: ArchiveLock | undefined;
   private broker: EmbeddedBroker | undefined;
   private extensions: Extension[] = [];
   private running = false;
@@ -56,25 +69,38 @@ export class Controller {
     this.bus = new Bus((event, e) =>
       this.logger.error(`a listener of ${event} failed: ${(e as Error).stack ?? String(e)}`),
     );
+    this.feed = new BoardFeed(this.bus);
+    this.feed.start();
   }
 
   get context(): ControllerContext {
-    return { bus: this.bus, sessions: this.sessions, config: this.options.config, logger: this.logger };
+    return {
+      bus: this.bus,
+      sessions: this.sessions,
+      feed: this.feed,
+      config: this.options.config,
+      logger: this.logger,
+    };
   }
 
   extension<T extends Extension>(name: string): T | undefined {
     return this.extensions.find((e) => e.name === name) as T | undefined;
   }
 
-  async start(): Promise<Result<RunningController, BrokerError | WebServerError>> {
+  async start(): Promise<Result<RunningController, BrokerError | WebServerError | ArchiveLockError>> {
     const { config } = this.options;
+    const lock = lockArchive(config.archive.dir);
+    if (!lock.ok) return err(lock.error);
+    this.lock = lock.value;
     this.running = true;
     let url = config.mqtt.url ?? '';
     let address: BrokerAddress | undefined;
     if (config.mqtt.embedded) {
+      const listen = this.options.listen ?? {};
+      const wsPort = listen.wsPort ?? (config.mqtt.wsPort !== 0 ? config.mqtt.wsPort : undefined);
       this.broker = new EmbeddedBroker({
-        port: config.mqtt.port,
-        ...(config.mqtt.wsPort !== 0 ? { wsPort: config.mqtt.wsPort } : {}),
+        port: listen.mqttPort ?? config.mqtt.port,
+        ...(wsPort !== undefined ? { wsPort } : {}),
         ...(this.options.host !== undefined ? { host: this.options.host } : {}),
         ...(config.mqtt.username !== undefined ? { username: config.mqtt.username } : {}),
         ...(config.mqtt.password !== undefined ? { password: config.mqtt.password } : {}),
@@ -83,6 +109,7 @@ export class Controller {
       if (!started.ok) {
         this.broker = undefined;
         this.running = false;
+        this.releaseLock();
         return err(started.error);
       }
       address = started.value;
@@ -96,7 +123,7 @@ export class Controller {
     let webAddress: WebAddress | undefined;
     if (config.web.enabled) {
       web = new WebServer(this.context, {
-        port: config.web.port,
+        port: this.options.listen?.webPort ?? config.web.port,
         version: VERSION,
         ...(this.options.host !== undefined ? { host: this.options.host } : {}),
       });
@@ -105,6 +132,7 @@ export class Controller {
         await this.broker?.stop();
         this.broker = undefined;
         this.running = false;
+        this.releaseLock();
         return err(listening.error);
       }
       webAddress = listening.value;
@@ -129,6 +157,7 @@ export class Controller {
           archiveDir: config.archive.dir,
           bus: this.bus,
           logger: this.logger,
+          hints: this.hints,
           ...(this.options.clock ? { clock: this.options.clock } : {}),
           ...(this.options.handMs !== undefined ? { handMs: this.options.handMs } : {}),
         }),
@@ -187,5 +216,12 @@ export class Controller {
     this.extensions = [];
     await this.broker?.stop();
     this.broker = undefined;
+    await this.hints.close();
+    this.releaseLock();
+  }
+
+  private releaseLock(): void {
+    this.lock?.release();
+    this.lock = undefined;
   }
 }

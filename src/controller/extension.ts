@@ -2,6 +2,7 @@
 import type { Config } from '../config/schema.js';
 import type { BoardSession } from './board-session.js';
 import type { Bus, Logger } from './bus.js';
+import type { BoardFeed } from './feed.js';
 
 export interface Extension {
   readonly name: string;
@@ -14,6 +15,8 @@ export interface Extension {
 export interface ControllerContext {
   readonly bus: Bus;
   readonly sessions: ReadonlyMap<string, BoardSession>;
+  /** Every board's messages and retained state, one `seq` per board (MQTT and the page read it). */
+  readonly feed: BoardFeed;
   readonly config: Config;
   readonly logger: Logger;
 }

@@ -1,15 +1,20 @@
 /**
- * The terminal view of `xqboard start`: each board as a 9×10 grid, redrawn as it changes, with the
- * moves and the alerts; on a TTY it also reads commands (a move in any notation plays it on a
- * simulated board with a hand's timing; `new`, `reset`, `hint`, `resign`, `board`, `quit`, `help`).
- * Not a TTY (a service, a test): one line per move, result and alert instead of redraws.
+ * The terminal view of `xqboard start`: each board as `games show` draws it (the river, the last
+ * move bracketed), with the clock, the moves and the alerts active now, redrawn as it changes; on
+ * a TTY it also reads commands, which go through the controller's request API (requests.ts) like
+ * MQTT and HTTP requests, so they answer the same (an illegal move says why). Not a TTY (a
+ * service, a test): one line per move, result and alert instead of redraws.
  */
 import { createInterface, type Interface } from 'node:readline';
+import { drawBoard } from '../cli/commands/games.js';
+import { makeChinese } from '../notation/index.js';
 import { parseFen } from '../rules/fen.js';
-import { renderBoard } from '../sensors/simulator.js';
+import { parseIccs } from '../rules/iccs.js';
+import { Position } from '../rules/position.js';
 import type { BoardSession } from './board-session.js';
 import type { GameView } from './bus.js';
 import type { ControllerContext, Extension } from './extension.js';
+import { errorText, performRequest, type RequestResult } from './requests.js';
 
 export interface TerminalOptions {
   readonly output: { write(text: string): unknown; isTTY?: boolean };
@@ -23,16 +28,42 @@ const HELP = `commands:
   h2e2 | C2.5 | 炮二平五   play a move on the simulated board (lift, set down)
   new [FEN]              start a new game (the simulated board is set up for it)
   reset                  put the simulated board's pieces in the start position
-  hint                   suggest a move      resign   the side to move resigns
+  hint                   suggest a move      resign [red|black]   (default: the side to move)
+  draw offer|accept|decline                  takebacks on|off
   board ID               choose the board the commands go to
   quit                   stop xqboard        help     this text`;
+
+/** A typed command as a request of the contract. */
+function requestOf(
+  word: string,
+  rest: string[],
+  text: string,
+): { name: string; payload: Record<string, unknown> } {
+  switch (word) {
+    case 'new':
+      return { name: 'game/new', payload: rest.length > 0 ? { fen: rest.join(' ') } : {} };
+    case 'reset':
+      return { name: 'board/simulate', payload: { reset: true } };
+    case 'hint':
+      return { name: 'game/hint', payload: {} };
+    case 'resign':
+      return { name: 'game/resign', payload: rest[0] ? { side: rest[0] } : {} };
+    case 'draw':
+      return { name: 'game/draw', payload: { action: rest[0] ?? 'offer' } };
+    case 'takebacks':
+      return { name: 'game/options', payload: { takebacks: rest[0] !== 'off' } };
+    case 'get':
+      return { name: 'game/get', payload: {} };
+    default:
+      return { name: 'board/simulate', payload: { move: text } };
+  }
+}
 
 export class TerminalView implements Extension {
   readonly name = 'terminal';
   private readonly unsubscribers: (() => void)[] = [];
   private readline: Interface | undefined;
   private redrawTimer: NodeJS.Timeout | undefined;
-  private readonly alerts = new Map<string, string>();
   private readonly notes: string[] = [];
   private selected: string | undefined;
 
@@ -52,6 +83,9 @@ export class TerminalView implements Extension {
       if (this.tty) this.redraw();
       else this.options.output.write(`${text}\n`);
     };
+    const redraw = () => {
+      if (this.tty) this.redraw();
+    };
     this.unsubscribers.push(
       bus.on('game.move', (e) =>
         line(`${e.board}: ${e.move.ply}. ${e.move.iccs} ${e.move.wxf} ${e.move.zh}`),
@@ -62,18 +96,10 @@ export class TerminalView implements Extension {
           `${e.board}: game ${e.view.game} ${e.view.status === 'setup' ? 'waiting for the board to be set up' : e.view.status} at ply ${e.view.ply}`,
         ),
       ),
-      bus.on('game.over', (e) => line(`${e.board}: ${e.view.result} (${e.view.reason ?? 'ended'})`)),
-      bus.on('tracker.alert', (e) => {
-        this.alerts.set(e.board, e.alert.message);
-        line(`${e.board}: alert ${e.alert.kind}: ${e.alert.message}`);
-      }),
-      bus.on('tracker.alertCleared', (e) => {
-        this.alerts.delete(e.board);
-        if (this.tty) this.redraw();
-      }),
-      bus.on('board.frame', () => {
-        if (this.tty) this.redraw();
-      }),
+      bus.on('game.over', (e) => line(`${e.board}: ${outcomeText(e.view)}`)),
+      bus.on('tracker.alert', (e) => line(`${e.board}: alert ${e.alert.kind}: ${e.alert.message}`)),
+      bus.on('tracker.alertCleared', redraw),
+      bus.on('board.frame', redraw),
       bus.on('board.availability', (e) =>
         line(`${e.board}: ${e.online ? 'online' : 'offline'}${e.reason ? ` (${e.reason})` : ''}`),
       ),
@@ -84,7 +110,7 @@ export class TerminalView implements Extension {
     );
     if (this.options.input) {
       this.readline = createInterface({ input: this.options.input, terminal: false });
-      this.readline.on('line', (text) => this.command(text.trim()));
+      this.readline.on('line', (text) => void this.command(text.trim()));
       if (this.tty) this.redraw();
     }
   }
@@ -96,54 +122,37 @@ export class TerminalView implements Extension {
     this.readline = undefined;
   }
 
-  /** One command typed by the user; the answer goes into the notes under the boards. */
-  command(text: string): void {
-    if (text === '') return;
-    const [word = '', ...rest] = text.split(/\s+/);
-    const session = this.selected !== undefined ? this.context.sessions.get(this.selected) : undefined;
-    const answer = (r: { ok: true } | { ok: false; error: { message: string } }, done: string) =>
-      this.note(r.ok ? done : r.error.message);
-    switch (word.toLowerCase()) {
+  /** One command typed by the user; the answer goes into the notes under the boards (and is returned). */
+  async command(text: string): Promise<RequestResult | undefined> {
+    if (text === '') return undefined;
+    const [first = '', ...rest] = text.split(/\s+/);
+    const word = first.toLowerCase();
+    switch (word) {
       case 'quit':
       case 'exit':
         this.options.onQuit();
-        return;
+        return undefined;
       case 'help':
         this.note(HELP);
-        return;
+        return undefined;
       case 'board': {
         const id = rest[0];
         if (id && this.context.sessions.has(id)) {
           this.selected = id;
           this.note(`commands now go to ${id}`);
         } else this.note(`boards: ${[...this.context.sessions.keys()].join(', ')}`);
-        return;
+        return undefined;
       }
     }
-    if (!session) {
+    if (this.selected === undefined) {
       this.note('no board');
-      return;
+      return undefined;
     }
-    switch (word.toLowerCase()) {
-      case 'new': {
-        const fen = rest.length > 0 ? rest.join(' ') : undefined;
-        const r = session.newGame(fen);
-        if (r.ok && session.simulator) session.simulate(fen ? { fen } : { reset: true });
-        answer(r, 'new game: set the board up');
-        return;
-      }
-      case 'reset':
-        answer(session.simulate({ reset: true }), 'pieces back in the start position');
-        return;
-      case 'hint':
-        answer(session.hint(), 'hint given');
-        return;
-      case 'resign':
-        answer(session.resign(), 'resigned');
-        return;
-      default:
-        answer(session.simulate({ move: text }), `playing ${text}`);
-    }
+    const { name, payload } = requestOf(word, rest, text);
+    if (name === 'board/simulate' && 'move' in payload) this.note(`playing ${text}`);
+    const { result } = await performRequest(this.context, name, { ...payload, board: this.selected });
+    this.note(result.ok ? answerText(name, result.data) : errorText(result.error));
+    return result;
   }
 
   private note(text: string): void {
@@ -171,26 +180,80 @@ export class TerminalView implements Extension {
 
   private boardScreen(session: BoardSession): string {
     const view = session.view();
-    const sim = session.simulator;
     const setup = parseFen(view.fen);
-    const grid = sim
-      ? sim.render({ ansi: true })
-      : renderBoard(setup.ok ? setup.value.board : new Array(90).fill(undefined), { ansi: true });
+    // A simulated board is drawn as its pieces stand (a lifted piece is missing from it).
+    const board = session.simulator?.pieces ?? (setup.ok ? setup.value.board : new Array(90).fill(undefined));
+    const last = view.lastMove ? parseIccs(view.lastMove) : undefined;
     const mark = session.id === this.selected ? '*' : ' ';
     const head = `${mark}${session.id}  game ${view.game}  ${describe(view)}`;
-    const alert = this.alerts.get(session.id);
-    return [head, grid, `moves: ${moveList(view)}`, ...(alert ? [`alert: ${alert}`] : [])].join('\n');
+    const lines = [head, ...drawBoard(board, last?.ok ? last.value : undefined)];
+    if (view.lastMove) lines.push(`last move: ${view.ply}. ${view.lastMove}`);
+    if (view.clock)
+      lines.push(`clock: red ${clockText(view.clock.red)}  black ${clockText(view.clock.black)}`);
+    lines.push(`moves: ${moveList(view)}`);
+    for (const a of session.alerts()) lines.push(`alert: ${a.message}`);
+    return lines.join('\n');
   }
+}
+
+function answerText(name: string, data: unknown): string {
+  const d = data as Record<string, unknown>;
+  switch (name) {
+    case 'board/simulate':
+      return d.iccs ? `${d.ply}. ${d.iccs} recorded` : 'the pieces are set up';
+    case 'game/new':
+      return d.status === 'setup' ? 'new game: set the board up' : 'new game: under way';
+    case 'game/hint':
+      return `hint: ${d.iccs} ${d.wxf} ${d.zh}`;
+    case 'game/resign':
+    case 'game/draw':
+      return d.status === 'over' ? outcomeText(d as unknown as GameView) : 'done';
+    default:
+      return JSON.stringify(d);
+  }
+}
+
+function outcomeText(view: GameView): string {
+  const winner = view.result === '1-0' ? 'red wins' : view.result === '0-1' ? 'black wins' : undefined;
+  const how = view.reason ? view.reason.replace(/_/g, ' ') : 'ended';
+  return `${view.result}${winner ? ` ${winner}` : ''} (${how})`;
 }
 
 function describe(view: GameView): string {
   if (view.status === 'setup') return 'set the pieces up to start';
-  if (view.status === 'over') return `${view.result} (${view.reason ?? 'ended'})`;
+  if (view.status === 'over') return outcomeText(view);
   return `ply ${view.ply}, ${view.turn} to move${view.check ? ', check' : ''}`;
 }
 
+const clockText = (ms: number): string => {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+};
+
+/** The moves in Chinese notation, numbered by full moves as `games show` lists them (the last 8). */
 function moveList(view: GameView): string {
-  const shown = view.moves.slice(-16);
-  const first = view.moves.length - shown.length;
-  return shown.length === 0 ? '(none)' : shown.map((m, i) => `${first + i + 1}.${m}`).join(' ');
+  const pos = Position.fromFen(view.startFen);
+  if (!pos.ok) return view.moves.join(' ');
+  const p = pos.value;
+  const blackFirst = p.turn === 'black';
+  const names: string[] = [];
+  for (const iccs of view.moves) {
+    const move = parseIccs(iccs);
+    if (!move.ok) break;
+    names.push(makeChinese(p, move.value) ?? iccs);
+    p.play(move.value);
+  }
+  if (names.length === 0) return '(none)';
+  const pairs: string[] = [];
+  for (let k = 0; k < names.length; ) {
+    const n = Math.floor((k + (blackFirst ? 1 : 0)) / 2) + 1;
+    if (k === 0 && blackFirst) {
+      pairs.push(`${n}. … ${names[0]}`);
+      k += 1;
+    } else {
+      pairs.push(`${n}. ${names[k]}${names[k + 1] ? ` ${names[k + 1]}` : ''}`);
+      k += 2;
+    }
+  }
+  return pairs.slice(-8).join('  ');
 }

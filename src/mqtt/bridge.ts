@@ -1,32 +1,27 @@
 /**
- * The MQTT bridge: the bus out to MQTT topics, and requests from MQTT in to the board sessions,
- * exactly as `contract.ts` says. Connects with a last will so `bridge/state` turns offline when the
- * controller dies; on every (re)connect it publishes online and the boards' retained state again.
- * Every request payload is checked; a bad one is answered with an error naming what is wrong.
+ * The MQTT bridge: the controller's feed out to MQTT topics, and requests from MQTT in to the
+ * controller's request API, exactly as `contract.ts` says. Connects with a last will so
+ * `bridge/state` turns offline when the controller dies; on every (re)connect it publishes online
+ * and the boards' retained state again (the feed's). Every request payload is checked; a bad one
+ * is answered with an error naming what is wrong.
  */
 import { connect, type MqttClient } from 'mqtt';
-import type { BoardSession } from '../controller/board-session.js';
 import type { ControllerContext, Extension, MqttPublisher } from '../controller/extension.js';
+import type { FeedMessage } from '../controller/feed.js';
+import { performRequest, responseOf } from '../controller/requests.js';
 import {
   BOARD_TOPIC_SPECS,
-  type BoardTopic,
   BRIDGE_INFO_SPEC,
   BRIDGE_STATE_SPEC,
   type BridgeInfoPayload,
   type BridgeStatePayload,
   boardTopics,
   bridgeTopics,
-  isRequestName,
-  parseRequest,
   REQUEST_NAMES,
   RESPONSE_SPEC,
-  type RequestName,
-  type RequestPayload,
   type ResponsePayload,
   type TopicSpec,
 } from './contract.js';
-import { followBus } from './payloads.js';
-
 export interface BridgeOptions {
   /** Broker URL: `mqtt://host:port` or `ws://host:port`. */
   readonly url: string;
@@ -42,9 +37,6 @@ export interface BridgeOptions {
 export class MqttBridge implements Extension, MqttPublisher {
   readonly name = 'mqtt';
   private client: MqttClient | undefined;
-  private readonly seq = new Map<string, number>();
-  /** Last retained payload per topic, published again after a reconnect. */
-  private readonly retained = new Map<string, { payload: string; spec: TopicSpec }>();
   private readonly unsubscribers: (() => void)[] = [];
   private readonly bridge: ReturnType<typeof bridgeTopics>;
   /** Topics other extensions listen to (`subscribe`). */
@@ -128,23 +120,19 @@ export class MqttBridge implements Extension, MqttPublisher {
     };
   }
 
-  // --- out: bus → topics ----------------------------------------------------------------------
+  // --- out: the controller's feed → topics ----------------------------------------------------
 
   private listen(): void {
-    this.unsubscribers.push(followBus(this.context.bus, (m) => this.boardPublish(m.board, m.topic, m.body)));
+    this.unsubscribers.push(this.context.feed.subscribe((m) => this.boardPublish(m)));
   }
 
-  private boardPublish(board: string, topic: BoardTopic, payload: object | string): void {
-    const seq = (this.seq.get(board) ?? 0) + 1;
-    this.seq.set(board, seq);
-    const text = typeof payload === 'string' ? payload : JSON.stringify({ ...payload, seq });
-    const spec = BOARD_TOPIC_SPECS[topic];
-    const name = boardTopics(this.options.baseTopic, board)[topic];
-    if (spec.retain) this.retained.set(name, { payload: text, spec });
-    this.publish(name, text, spec);
+  private boardPublish(m: FeedMessage): void {
+    const text = typeof m.payload === 'string' ? m.payload : JSON.stringify(m.payload);
+    this.publish(boardTopics(this.options.baseTopic, m.board)[m.topic], text, BOARD_TOPIC_SPECS[m.topic]);
   }
 
   private onConnect(): void {
+    (this.client?.stream as { setNoDelay?: (on: boolean) => void } | undefined)?.setNoDelay?.(true);
     const online: BridgeStatePayload = { state: 'online' };
     this.publish(this.bridge.state, JSON.stringify(online), BRIDGE_STATE_SPEC);
     const info: BridgeInfoPayload = {
@@ -158,14 +146,15 @@ export class MqttBridge implements Extension, MqttPublisher {
       requests: REQUEST_NAMES,
     };
     this.publish(this.bridge.info, JSON.stringify(info), BRIDGE_INFO_SPEC);
-    for (const [topic, { payload, spec }] of this.retained) this.publish(topic, payload, spec);
+    // A broker that restarted lost the retained state: it is the feed's.
+    for (const m of this.context.feed.retained()) this.boardPublish(m);
     for (const topic of this.listeners.keys()) this.client?.subscribe(topic, { qos: 0 });
     this.client?.subscribe(this.bridge.requestWildcard, { qos: 1 }, (e) => {
       if (e) this.context.logger.error(`mqtt: cannot subscribe to requests: ${e.message}`);
     });
   }
 
-  // --- in: requests → sessions ----------------------------------------------------------------
+  // --- in: requests → the controller's request API ---------------------------------------------
 
   private onMessage(topic: string, payload: Buffer): void {
     for (const handler of this.listeners.get(topic) ?? []) {
@@ -178,122 +167,15 @@ export class MqttBridge implements Extension, MqttPublisher {
     const prefix = this.bridge.request('');
     if (!topic.startsWith(prefix)) return;
     const name = topic.slice(prefix.length);
-    if (!isRequestName(name)) {
-      this.respond(name, {
-        data: {},
-        status: 'error',
-        error: `unknown request "${name}"; known: ${REQUEST_NAMES.join(', ')}`,
-        transaction: null,
-      });
-      return;
-    }
-    const parsed = parseRequest(name, payload);
-    if (!parsed.ok) {
-      this.respond(name, {
-        data: {},
-        status: 'error',
-        error: parsed.message,
-        transaction: parsed.transaction,
-      });
-      return;
-    }
-    const transaction = parsed.value.transaction ?? null;
-    let answer: { ok: true; data: unknown } | { ok: false; error: string };
-    try {
-      answer = this.handle(name, parsed.value);
-    } catch (e) {
-      // A bug in a handler answers as an error; the controller goes on.
-      this.context.logger.error(`mqtt: request ${name}: ${(e as Error).stack ?? e}`);
-      answer = { ok: false, error: `internal error: ${(e as Error).message}` };
-    }
-    this.respond(
-      name,
-      answer.ok
-        ? { data: answer.data, status: 'ok', transaction }
-        : { data: {}, status: 'error', error: answer.error, transaction },
-    );
+    void performRequest(this.context, name, payload).then(({ result, transaction }) => {
+      if (!result.ok && result.error.code === 'internal') {
+        this.context.logger.error(`mqtt: request ${name}: ${result.error.message}`);
+      }
+      this.respond(name, responseOf(result, transaction));
+    });
   }
 
   private respond(name: string, response: ResponsePayload): void {
     this.publish(this.bridge.response(name), JSON.stringify(response), RESPONSE_SPEC);
-  }
-
-  private session(
-    board: string | undefined,
-  ): { ok: true; session: BoardSession } | { ok: false; error: string } {
-    const sessions = this.context.sessions;
-    const ids = [...sessions.keys()];
-    if (board === undefined) {
-      const only = sessions.size === 1 ? sessions.values().next().value : undefined;
-      return only
-        ? { ok: true, session: only }
-        : { ok: false, error: `"board" is required: one of ${ids.map((i) => `"${i}"`).join(', ')}` };
-    }
-    const s = sessions.get(board);
-    return s
-      ? { ok: true, session: s }
-      : { ok: false, error: `"board": no board "${board}"; boards: ${ids.map((i) => `"${i}"`).join(', ')}` };
-  }
-
-  private handle<N extends RequestName>(
-    name: N,
-    request: RequestPayload<N>,
-  ): { ok: true; data: unknown } | { ok: false; error: string } {
-    if (name === 'bridge/health') {
-      return {
-        ok: true,
-        data: Object.fromEntries([...this.context.sessions].map(([id, s]) => [id, s.health()])),
-      };
-    }
-    const r = request as { board?: string };
-    const found = this.session(r.board);
-    if (!found.ok) return found;
-    const s = found.session;
-    const answer = <T>(
-      result: { ok: true; value: T } | { ok: false; error: { code: string; message: string } },
-    ) =>
-      result.ok
-        ? { ok: true as const, data: result.value }
-        : { ok: false as const, error: `${result.error.code}: ${result.error.message}` };
-    switch (name) {
-      case 'game/new': {
-        const q = request as RequestPayload<'game/new'>;
-        return answer(s.newGame(q.fen));
-      }
-      case 'game/resign':
-        return answer(s.resign((request as RequestPayload<'game/resign'>).side));
-      case 'game/draw': {
-        const q = request as RequestPayload<'game/draw'>;
-        return answer(s.draw(q.action, q.side));
-      }
-      case 'game/options': {
-        const q = request as RequestPayload<'game/options'>;
-        return {
-          ok: true,
-          data: s.setOptions({
-            ...(q.takebacks !== undefined ? { takebacks: q.takebacks } : {}),
-            ...(q.illegalMovePolicy !== undefined ? { illegalMovePolicy: q.illegalMovePolicy } : {}),
-          }),
-        };
-      }
-      case 'game/hint':
-        return answer(s.hint());
-      case 'game/get': {
-        const { pgn: _, ...view } = s.view();
-        return { ok: true, data: view };
-      }
-      case 'board/simulate': {
-        const q = request as RequestPayload<'board/simulate'>;
-        return answer(
-          s.simulate({
-            ...(q.move !== undefined ? { move: q.move } : {}),
-            ...(q.reset !== undefined ? { reset: q.reset } : {}),
-            ...(q.fen !== undefined ? { fen: q.fen } : {}),
-          }),
-        );
-      }
-      default:
-        return { ok: false, error: `request "${name}" is not handled` };
-    }
   }
 }

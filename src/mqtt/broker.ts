@@ -57,7 +57,11 @@ export class EmbeddedBroker {
         : {}),
     });
     this.aedes = aedes;
-    const tcp = createServer(aedes.handle);
+    // No Nagle delay: requests, answers and moves are small packets that must not wait for an ACK.
+    const tcp = createServer((socket) => {
+      socket.setNoDelay(true);
+      aedes.handle(socket);
+    });
     const port = await listen(tcp, this.options.port, this.options.host, 'mqtt.port');
     if (!port.ok) {
       await this.stop();

@@ -38,6 +38,7 @@ export const boardTopics = (base: string, board: string) => ({
   position: `${base}/${board}/position`,
   state: `${base}/${board}/state`,
   alert: `${base}/${board}/alert`,
+  alerts: `${base}/${board}/alerts`,
   result: `${base}/${board}/result`,
   pgn: `${base}/${board}/pgn`,
   hint: `${base}/${board}/hint`,
@@ -53,6 +54,7 @@ export const BOARD_TOPIC_SPECS: Readonly<Record<BoardTopic, TopicSpec>> = {
   position: { qos: 1, retain: true },
   state: { qos: 1, retain: true },
   alert: { qos: 1, retain: false },
+  alerts: { qos: 1, retain: true },
   result: { qos: 1, retain: true },
   pgn: { qos: 1, retain: true },
   hint: { qos: 1, retain: false },
@@ -163,6 +165,14 @@ export interface AlertPayload extends Sequenced {
   readonly t: number;
 }
 
+/**
+ * The alerts active now (raised on `alert` and not ended), retained: a viewer who joins late sees
+ * exactly these, and none that has ended. Sent again whenever the set changes.
+ */
+export interface AlertsPayload extends Sequenced {
+  readonly active: readonly Omit<AlertPayload, 'seq'>[];
+}
+
 export interface ResultPayload extends Sequenced {
   readonly game: string;
   /** `*` while the game goes on. */
@@ -197,6 +207,7 @@ export interface BoardPayloads {
   position: PositionPayload;
   state: StatePayload;
   alert: AlertPayload;
+  alerts: AlertsPayload;
   result: ResultPayload;
   pgn: PgnPayload;
   hint: HintPayload;
@@ -264,6 +275,8 @@ export interface ResponsePayload {
   readonly data: unknown;
   readonly status: 'ok' | 'error';
   readonly error?: string;
+  /** What went wrong, for programs: `bad_request`, `no_board`, `game_over`, `wrong_side`… */
+  readonly code?: string;
   /** The request's `transaction`, or null when it had none (or could not be read). */
   readonly transaction: string | number | null;
 }

@@ -1,11 +1,12 @@
 /**
- * The MQTT contract's board payloads made from the controller's bus events: one translation that
- * every publisher shares (the MQTT bridge, the web page's event stream), so they cannot drift.
+ * The MQTT contract's board payloads made from the controller's bus events: one translation, used
+ * by the controller's feed (src/controller/feed.ts) that the MQTT bridge and the web page's event
+ * stream both read, so they cannot drift.
  */
 import type { Bus, GameView } from '../controller/bus.js';
 import type { BoardPayloads, BoardTopic, PositionPayload, ResultPayload } from './contract.js';
 
-/** A payload before its publisher numbers it (`seq` counts a board's messages per publisher). */
+/** A payload before the feed numbers it (`seq` counts a board's messages, all topics together). */
 export type Unsequenced<T> = T extends string ? T : T extends unknown ? Omit<T, 'seq'> : never;
 
 export type BoardMessage = {

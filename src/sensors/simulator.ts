@@ -36,7 +36,8 @@ export type SimulatorErrorCode =
   | 'empty_hand'
   | 'bad_square'
   | 'bad_fen'
-  | 'not_a_line';
+  | 'not_a_line'
+  | 'interrupted';
 export type SimulatorError = CodedError<SimulatorErrorCode>;
 
 export interface SimulatorOptions {
@@ -364,6 +365,66 @@ export class BoardSimulator implements SensorSource {
 
   private send(event: SensorEvent): void {
     this.listeners.emit(event);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The simulated hand
+
+/**
+ * A hand playing moves on a simulated board: lift, put a captured piece aside, set down. Each step
+ * is scheduled only once the one before it has happened, so however late the event loop runs the
+ * timers, the readings of one move come in order and each holds at least `gapMs` on the clock (a
+ * target that never reads empty would leave a capture pending for ever).
+ */
+export class SimulatedHand {
+  private cancel: (() => void) | undefined;
+  private done: ((r: Result<void, SimulatorError>) => void) | undefined;
+
+  constructor(
+    private readonly sim: BoardSimulator,
+    private readonly clock: Clock,
+    /** Lift to set-down, when the event loop is on time. */
+    private readonly paceMs = 300,
+    /** The least time any one reading of the move holds (above the reader's bounce window). */
+    private readonly gapMs = 60,
+  ) {}
+
+  get busy(): boolean {
+    return this.done !== undefined;
+  }
+
+  /** Plays `from` → `to`; resolves once the piece is set down (or with the step that failed). */
+  play(from: Square, to: Square): Promise<Result<void, SimulatorError>> {
+    if (this.done) return Promise.resolve(fail('occupied', 'the hand is still moving a piece'));
+    const capture = this.sim.pieceAt(to) !== undefined;
+    const steps: (() => Result<unknown, SimulatorError>)[] = [() => this.sim.lift(from)];
+    if (capture) steps.push(() => this.sim.remove(to));
+    steps.push(() => this.sim.place(to));
+    const gap = Math.max(this.gapMs, Math.round(this.paceMs / (steps.length - 1)));
+    return new Promise((resolve) => {
+      this.done = resolve;
+      const run = (i: number): void => {
+        this.cancel = undefined;
+        const r = steps[i]!();
+        if (!r.ok || i === steps.length - 1) this.finish(r.ok ? ok(undefined) : r);
+        else this.cancel = this.clock.setTimer(() => run(i + 1), gap);
+      };
+      run(0);
+    });
+  }
+
+  /** Stops between steps (a piece may stay in the hand); the move in progress resolves as failed. */
+  stop(reason = 'the hand was stopped'): void {
+    this.cancel?.();
+    this.cancel = undefined;
+    this.finish(fail('interrupted', reason));
+  }
+
+  private finish(r: Result<void, SimulatorError>): void {
+    const done = this.done;
+    this.done = undefined;
+    done?.(r);
   }
 }
 

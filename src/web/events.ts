@@ -31,6 +31,7 @@ export const WEB_TOPICS: readonly WebTopic[] = [
   'position',
   'state',
   'alert',
+  'alerts',
   'result',
   'hint',
 ];

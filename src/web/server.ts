@@ -1,11 +1,11 @@
 /**
  * The web view, a controller extension: a node:http server with the page (dist/web/, built from
  * src/web/page/ by scripts/build.mjs), GET /api/boards (every board's retained payloads), GET
- * /events (Server-Sent Events carrying the MQTT contract's payloads, see events.ts) and the
- * requests the page makes: POST /api/boards/:id/simulate `{move}` | `{reset:true}` | `{fen}`,
- * POST /api/boards/:id/hint, POST /api/boards/:id/new `{fen?}`. Request bodies are checked by
- * the MQTT contract's own schemas; a bad one is answered 400 with `{status:"error", error}`
- * naming the field, never a crash.
+ * /events (Server-Sent Events carrying the controller's feed: the MQTT contract's payloads with
+ * the same `seq`, see events.ts) and requests: POST /api/request/<name> for any request of the
+ * contract, and the page's POST /api/boards/:id/simulate | hint | new. All go to the controller's
+ * request API (src/controller/requests.ts), so they answer as MQTT does; a bad body is answered
+ * 400 with `{status:"error", error}` naming the field, never a crash.
  *
  * Like the embedded MQTT broker it listens on every interface by default (a tablet beside the
  * board shows the page); there is no authentication, so on an untrusted network give the
@@ -16,12 +16,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BoardSession } from '../controller/board-session.js';
 import type { ControllerContext, Extension } from '../controller/extension.js';
-import { parseRequest, type RequestName, type ResponsePayload } from '../mqtt/contract.js';
+import type { FeedMessage } from '../controller/feed.js';
+import { httpStatusOf, performRequest, responseOf } from '../controller/requests.js';
+import type { RequestName, ResponsePayload } from '../mqtt/contract.js';
+import { positionPayload } from '../mqtt/payloads.js';
 import { type CodedError, err, ok, type Result } from '../rules/types.js';
-import type { BoardsResponse, WebEvent } from './events.js';
-import { WebFeed } from './feed.js';
+import type { BoardSnapshot, BoardsResponse } from './events.js';
 
 export type WebServerErrorCode = 'port_in_use' | 'listen_failed';
 export interface WebServerError extends CodedError<WebServerErrorCode> {
@@ -59,19 +60,16 @@ const ACTIONS = { simulate: 'board/simulate', hint: 'game/hint', new: 'game/new'
   string,
   RequestName
 >;
-type Action = keyof typeof ACTIONS;
 
 type Answer = { status: number; body: ResponsePayload };
 const failure = (status: number, error: string): Answer => ({
   status,
   body: { data: {}, status: 'error', error, transaction: null },
 });
-const success = (data: unknown): Answer => ({ status: 200, body: { data, status: 'ok', transaction: null } });
 
 export class WebServer implements Extension {
   readonly name = 'web';
   private server: Server | undefined;
-  private feed: WebFeed | undefined;
   private readonly streams = new Set<ServerResponse>();
   private unsubscribeFeed: (() => void) | undefined;
   private ping: NodeJS.Timeout | undefined;
@@ -125,11 +123,8 @@ export class WebServer implements Extension {
         return;
       }
     }
-    const feed = new WebFeed(this.context.bus);
-    this.feed = feed;
-    feed.start();
-    this.unsubscribeFeed = feed.subscribe((e) => {
-      for (const res of this.streams) this.write(res, e);
+    this.unsubscribeFeed = this.context.feed.subscribe((m) => {
+      for (const res of this.streams) this.write(res, m);
     });
     this.ping = setInterval(() => {
       for (const res of this.streams) res.write(': ping\n\n');
@@ -140,8 +135,6 @@ export class WebServer implements Extension {
   async stop(): Promise<void> {
     this.unsubscribeFeed?.();
     this.unsubscribeFeed = undefined;
-    this.feed?.stop();
-    this.feed = undefined;
     if (this.ping) clearInterval(this.ping);
     for (const res of this.streams) res.end();
     this.streams.clear();
@@ -163,13 +156,15 @@ export class WebServer implements Extension {
       const streaming = req.method === 'GET' && path === '/events';
       const asset = ASSETS[path];
       const action = /^\/api\/boards\/([^/]+)\/([a-z]+)$/.exec(path);
+      const request = /^\/api\/request\/(.+)$/.exec(path);
       if (streaming) this.events(req, res);
       else if (reading && path === '/api/boards') this.json(res, { status: 200, body: this.boards() });
       else if (reading && asset) this.asset(res, asset);
-      else if (action && req.method !== 'POST') {
+      else if ((action || request) && req.method !== 'POST') {
         res.setHeader('allow', 'POST');
         this.json(res, failure(405, `${req.method} ${path}: use POST`));
-      } else if (action) this.action(req, res, safeDecode(action[1]!), action[2]!);
+      } else if (action) this.action(req, res, action[2]!, safeDecode(action[1]!));
+      else if (request) this.action(req, res, safeDecode(request[1]!), undefined);
       else this.json(res, failure(404, `${req.method} ${path}: no such page`));
     } catch (e) {
       // A bug answers 500; the controller goes on.
@@ -180,12 +175,25 @@ export class WebServer implements Extension {
   }
 
   private boards(): BoardsResponse {
-    const feed = this.feed ?? new WebFeed(this.context.bus);
     return {
       version: this.options.version ?? '0.0.0',
       boards: this.context.config.boards.flatMap((b) => {
         const session = this.context.sessions.get(b.id);
-        return session ? [feed.snapshot(session, b.source.driver, b.source.sensing ?? 'occupancy')] : [];
+        if (!session) return [];
+        const feed = this.context.feed;
+        const snapshot: BoardSnapshot = {
+          id: b.id,
+          driver: b.source.driver,
+          sensing: b.source.sensing ?? 'occupancy',
+          simulated: session.simulator !== undefined,
+          availability: feed.last(b.id, 'availability') ?? null,
+          // The session's game now, numbered as last published.
+          position: { ...positionPayload(session.view()), seq: feed.seqOf(b.id, 'position') },
+          state: feed.last(b.id, 'state') ?? null,
+          result: feed.last(b.id, 'result') ?? null,
+          alerts: feed.activeAlerts(b.id),
+        };
+        return [snapshot];
       }),
     };
   }
@@ -199,15 +207,17 @@ export class WebServer implements Extension {
     });
     // Reconnect soon after a restart; then the retained payloads, as MQTT gives a new subscriber.
     res.write('retry: 1000\n\n');
-    for (const e of this.feed?.retainedEvents() ?? []) this.write(res, e);
+    for (const m of this.context.feed.retained()) this.write(res, m);
     this.streams.add(res);
     req.on('close', () => this.streams.delete(res));
   }
 
-  private write(res: ServerResponse, e: WebEvent): void {
+  /** One feed message as an event (the page has the moves: no PGN). */
+  private write(res: ServerResponse, m: FeedMessage): void {
+    if (m.topic === 'pgn') return;
     this.eventId++;
     res.write(
-      `id: ${this.eventId}\nevent: ${e.topic}\ndata: ${JSON.stringify({ board: e.board, payload: e.payload })}\n\n`,
+      `id: ${this.eventId}\nevent: ${m.topic}\ndata: ${JSON.stringify({ board: m.board, payload: m.payload })}\n\n`,
     );
   }
 
@@ -223,7 +233,8 @@ export class WebServer implements Extension {
     res.end(readFileSync(path));
   }
 
-  private action(req: IncomingMessage, res: ServerResponse, board: string, name: string): void {
+  /** A POST: `name` is a route of the page (`simulate`…) or a request name; `board` the URL's. */
+  private action(req: IncomingMessage, res: ServerResponse, name: string, board: string | undefined): void {
     let size = 0;
     const chunks: Buffer[] = [];
     let tooLarge = false;
@@ -234,50 +245,27 @@ export class WebServer implements Extension {
     });
     req.on('error', () => res.destroy());
     req.on('end', () => {
-      let answer: Answer;
-      try {
-        answer = tooLarge
-          ? failure(413, `the request body is larger than ${BODY_LIMIT} bytes`)
-          : this.perform(board, name, Buffer.concat(chunks).toString('utf8'));
-      } catch (e) {
-        this.context.logger.error(`web: POST ${board}/${name}: ${(e as Error).stack ?? e}`);
-        answer = failure(500, `internal error: ${(e as Error).message}`);
-      }
-      this.json(res, answer);
+      if (tooLarge)
+        return this.json(res, failure(413, `the request body is larger than ${BODY_LIMIT} bytes`));
+      void this.perform(name, board, Buffer.concat(chunks).toString('utf8')).then((answer) =>
+        this.json(res, answer),
+      );
     });
   }
 
-  /** One POST: the body checked by the contract's schema, then the session does it. */
-  private perform(board: string, name: string, body: string): Answer {
-    if (!Object.hasOwn(ACTIONS, name)) {
-      return failure(404, `no action "${name}"; actions: ${Object.keys(ACTIONS).join(', ')}`);
+  private async perform(name: string, board: string | undefined, body: string): Promise<Answer> {
+    let request: string = name;
+    if (board !== undefined) {
+      if (!Object.hasOwn(ACTIONS, name)) {
+        return failure(404, `no action "${name}"; actions: ${Object.keys(ACTIONS).join(', ')}`);
+      }
+      request = ACTIONS[name as keyof typeof ACTIONS];
     }
-    const action = name as Action;
-    const session = this.context.sessions.get(board);
-    if (!session) {
-      const ids = [...this.context.sessions.keys()].map((i) => `"${i}"`).join(', ');
-      return failure(404, `no board "${board}"; boards: ${ids}`);
+    const { result, transaction } = await performRequest(this.context, request, body, board);
+    if (!result.ok && result.error.code === 'internal') {
+      this.context.logger.error(`web: POST ${name}: ${result.error.message}`);
     }
-    const parsed = parseRequest(ACTIONS[action], body);
-    if (!parsed.ok) return failure(400, parsed.message);
-    const request = parsed.value as { board?: string; move?: string; reset?: boolean; fen?: string };
-    if (request.board !== undefined && request.board !== board) {
-      return failure(400, `"board": "${request.board}" is not the board of the URL ("${board}")`);
-    }
-    switch (action) {
-      case 'simulate':
-        return answerOf(
-          session.simulate({
-            ...(request.move !== undefined ? { move: request.move } : {}),
-            ...(request.reset !== undefined ? { reset: request.reset } : {}),
-            ...(request.fen !== undefined ? { fen: request.fen } : {}),
-          }),
-        );
-      case 'hint':
-        return answerOf(session.hint());
-      case 'new':
-        return answerOf(newGame(session, request.fen));
-    }
+    return { status: httpStatusOf(result), body: responseOf(result, transaction) };
   }
 
   private json(res: ServerResponse, answer: { status: number; body: unknown }): void {
@@ -287,20 +275,6 @@ export class WebServer implements Extension {
     });
     res.end(JSON.stringify(answer.body));
   }
-}
-
-/** As the terminal's `new`: a new game, and a simulated board's pieces set up for it. */
-function newGame(session: BoardSession, fen: string | undefined) {
-  const r = session.newGame(fen);
-  if (r.ok && session.simulator) session.simulate(fen !== undefined ? { fen } : { reset: true });
-  return r;
-}
-
-function answerOf<T>(
-  result: { ok: true; value: T } | { ok: false; error: { code: string; message: string } },
-): Answer {
-  if (result.ok) return success(result.value);
-  return failure(result.error.code === 'busy' ? 409 : 400, `${result.error.code}: ${result.error.message}`);
 }
 
 /** A board id from the URL; a malformed escape is kept as is (and names no board). */

@@ -16,6 +16,7 @@ import { parseIccs } from '../../src/rules/iccs.js';
 import { ManualClock } from '../../src/sensors/clock.js';
 import { parseSensorLog } from '../../src/sensors/sensor-log.js';
 import { BoardSimulator } from '../../src/sensors/simulator.js';
+import type { SensorListener, SensorSource } from '../../src/sensors/source.js';
 import { runSensorEvents } from '../../src/tracker/run.js';
 
 const MATE_IN_ONE = '4k4/8R/9/9/9/9/9/9/9/R2K5 w - - 0 1';
@@ -35,7 +36,26 @@ interface Rig {
   journalAtAnnounce: string[][];
 }
 
-function rig(position?: string, clock = new ManualClock(1_000_000), withClock = false): Rig {
+/** The simulator seen as a real board: the session cannot set its pieces. */
+class RealBoard implements SensorSource {
+  readonly id = 'real';
+  readonly sensing = 'occupancy' as const;
+  constructor(private readonly inner: BoardSimulator) {}
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+  stop(): Promise<void> {
+    return this.inner.stop();
+  }
+  subscribe(listener: SensorListener): () => void {
+    return this.inner.subscribe(listener);
+  }
+  health() {
+    return this.inner.health();
+  }
+}
+
+function rig(position?: string, clock = new ManualClock(1_000_000), withClock = false, real = false): Rig {
   const config = defaultConfig();
   if (withClock) {
     // Six seconds each, sudden death.
@@ -52,7 +72,7 @@ function rig(position?: string, clock = new ManualClock(1_000_000), withClock = 
   });
   const session = new BoardSession({
     board: config.boards[0]!,
-    source: sim,
+    source: real ? new RealBoard(sim) : sim,
     game: config.game,
     tracker: config.tracker,
     archiveDir: dir,
@@ -88,6 +108,15 @@ function play(r: Rig, iccs: string): void {
   if (r.sim.pieceAt(m.value.to)) r.sim.remove(m.value.to);
   expect(r.sim.place(m.value.to).ok).toBe(true);
   r.clock.advance(500);
+}
+
+/** Lets the simulated time run `ms`, in steps, with the promises between them settled. */
+async function settle(r: Rig, ms: number): Promise<void> {
+  for (let t = 0; t < ms; t += 50) {
+    await new Promise((done) => setImmediate(done));
+    r.clock.advance(50);
+  }
+  await new Promise((done) => setImmediate(done));
 }
 
 const moves = (r: Rig) =>
@@ -137,14 +166,14 @@ describe('BoardSession on the simulator', () => {
     await b.session.stop();
   });
 
-  it('a resumed game waits for the board to match it', async () => {
+  it('a resumed real board waits for the board to match it, showing the corrections', async () => {
     const a = rig();
     await a.session.start();
     a.clock.advance(100);
     play(a, 'h2e2');
     await a.session.stop();
     // The board still shows the start position: the reader asks for the move to be made again.
-    const b = rig();
+    const b = rig(undefined, new ManualClock(1_000_000), false, true);
     await b.session.start();
     b.clock.advance(100);
     expect(b.session.currentPhase).toBe('setup');
@@ -232,20 +261,82 @@ describe('BoardSession on the simulator', () => {
     const r = rig();
     await r.session.start();
     r.clock.advance(100);
-    for (const text of ['炮二平五', 'h9g7', 'C5+4']) {
-      expect(r.session.simulate({ move: text }).ok).toBe(true);
-      expect(r.session.simulate({ move: 'a0a1' })).toMatchObject({ ok: false, error: { code: 'busy' } });
-      r.clock.advance(800);
-    }
+    // Requests queue: each is answered once its move is recorded.
+    const answers = ['炮二平五', 'h9g7', 'C5+4'].map((text) => r.session.simulate({ move: text }));
+    await settle(r, 3000);
+    expect(await Promise.all(answers)).toEqual([
+      { ok: true, value: { iccs: 'h2e2', ply: 1 } },
+      { ok: true, value: { iccs: 'h9g7', ply: 2 } },
+      { ok: true, value: { iccs: 'e2e6', ply: 3 } },
+    ]);
     expect(moves(r)).toEqual(['h2e2', 'h9g7', 'e2e6']);
     const capture = r.events.filter((e) => e.name === 'game.move').at(-1)!.payload as BusEvents['game.move'];
     expect(capture.move).toMatchObject({ iccs: 'e2e6', wxf: 'C5+4', capture: true, check: false });
-    expect(r.session.simulate({ move: 'h0h9' })).toMatchObject({ ok: false, error: { code: 'bad_move' } });
+    expect(await r.session.simulate({ move: 'h0h9' })).toMatchObject({
+      ok: false,
+      error: { code: 'illegal_move' },
+    });
+    expect(await r.session.simulate({ move: 'zz' })).toMatchObject({
+      ok: false,
+      error: { code: 'bad_move' },
+    });
+    // Black to move: a Red move is refused, never played as Black's.
+    expect(await r.session.simulate({ move: '炮八平五' })).toMatchObject({
+      ok: false,
+      error: { code: 'wrong_side' },
+    });
     await r.session.stop();
   });
 
-  it('a new game requested mid-game archives the old one as unfinished', async () => {
+  it('a new game asked while the hand is moving a piece drops that move and sets the board up', async () => {
     const r = rig();
+    await r.session.start();
+    r.clock.advance(100);
+    const moving = r.session.simulate({ move: 'h2e2' });
+    await new Promise((done) => setImmediate(done));
+    r.clock.advance(50); // the cannon is in the hand
+    expect(r.session.newGame().ok).toBe(true);
+    expect(await moving).toMatchObject({
+      ok: false,
+      error: { code: 'refused', message: 'a new game started' },
+    });
+    await settle(r, 500);
+    expect(r.session.currentPhase).toBe('playing');
+    const next = r.session.simulate({ move: 'h2e2' });
+    await settle(r, 1000);
+    expect(await next).toEqual({ ok: true, value: { iccs: 'h2e2', ply: 1 } });
+    await r.session.stop();
+  });
+
+  it('refuses a simulated move while the board is in setup or the game is over', async () => {
+    const r = rig();
+    await r.session.start();
+    expect(await r.session.simulate({ move: 'h2e2' })).toMatchObject({ ok: false, error: { code: 'setup' } });
+    r.clock.advance(100);
+    r.session.resign();
+    expect(await r.session.simulate({ move: 'h2e2' })).toMatchObject({
+      ok: false,
+      error: { code: 'game_over' },
+    });
+    expect(await r.session.hint()).toMatchObject({ ok: false, error: { code: 'game_over' } });
+    await r.session.stop();
+  });
+
+  it('a new game requested mid-game archives the old one as unfinished; a simulated board is set up for it', async () => {
+    const s = rig();
+    await s.session.start();
+    s.clock.advance(100);
+    play(s, 'h2e2');
+    const first = s.session.journalPath!;
+    expect(s.session.newGame()).toMatchObject({ ok: true, value: { status: 'setup', ply: 0 } });
+    s.clock.advance(100);
+    expect(s.session.currentPhase).toBe('playing');
+    expect(s.session.journalPath).not.toBe(first);
+    play(s, 'h2e2');
+    expect(moves(s)).toEqual(['h2e2', 'h2e2']);
+    await s.session.stop();
+
+    const r = rig(undefined, new ManualClock(2_000_000), false, true);
     await r.session.start();
     r.clock.advance(100);
     play(r, 'h2e2');
@@ -328,8 +419,8 @@ describe('BoardSession on the simulator', () => {
     await r.session.start();
     r.session.newGame('4k4/9/9/9/4r4/9/9/9/4R4/3K5 w - - 0 1');
     r.clock.advance(100);
-    const hint = r.session.hint();
-    expect(hint.ok && hint.value).toMatchObject({ iccs: 'e1e5', ply: 1 });
+    const hint = await r.session.hint();
+    expect(hint).toMatchObject({ ok: true, value: { iccs: 'e1e5', ply: 1 } });
     await r.session.stop();
   });
 });

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
-import { freePort, journaledMoves, Recorder } from '../mqtt/support.js';
+import { journaledMoves, Recorder } from '../mqtt/support.js';
 
 let dir: string;
 beforeEach(() => {
@@ -39,6 +39,17 @@ function start(args: string[]): Child {
   return { child, stderr: () => stderr, exit };
 }
 
+/** The broker's port, as the command says once it runs (`--mqtt-port 0`: any free one). */
+async function brokerPort(run: Child): Promise<number> {
+  for (let i = 0; i < 300 && !run.stderr().includes('running'); i++) {
+    if (run.child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  expect(run.stderr()).toContain('running');
+  const port = /MQTT broker on port (\d+)/.exec(run.stderr());
+  return Number(port?.[1]);
+}
+
 function writeConfig(port: number, wsPort: number): string {
   const file = join(dir, 'config.yaml');
   writeFileSync(
@@ -62,16 +73,11 @@ function writeConfig(port: number, wsPort: number): string {
 
 describe('xqboard start', () => {
   it('runs a simulated board with its broker; a move requested over MQTT is published; SIGTERM stops it', async () => {
-    const port = await freePort();
-    const run = start(['--config', writeConfig(port, await freePort())]);
+    const run = start(['--config', writeConfig(1883, 0), '--mqtt-port', '0']);
     let client: Recorder | undefined;
     try {
       // The broker is up once the command says it runs.
-      for (let i = 0; i < 200 && !run.stderr().includes('running'); i++) {
-        if (run.child.exitCode !== null) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(run.stderr()).toContain('running');
+      const port = await brokerPort(run);
       client = await Recorder.connect(`mqtt://127.0.0.1:${port}`, ['xqdemo/#']);
       await client.until('online', () =>
         client!.on('xqdemo/bridge/state').some((m) => m.text === '{"state":"online"}'),
@@ -82,7 +88,9 @@ describe('xqboard start', () => {
       );
 
       const response = await client.request('xqdemo', 'board/simulate', { move: 'C2.5', transaction: 1 }, 1);
-      expect(response).toEqual({ data: { iccs: 'h2e2' }, status: 'ok', transaction: 1 });
+      // Answered once the move is in the journal.
+      expect(response).toEqual({ data: { iccs: 'h2e2', ply: 1 }, status: 'ok', transaction: 1 });
+      expect(journaledMoves(join(dir, 'games'))).toEqual(['h2e2']);
       await client.until('the move', () => client!.on('xqdemo/demo/move').length > 0);
       const move = client.on('xqdemo/demo/move')[0]!;
       expect(move).toMatchObject({ retain: false, qos: 1 });

@@ -10,7 +10,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/load.js';
 import { BoardSession } from '../../src/controller/board-session.js';
 import { Bus, silentLogger } from '../../src/controller/bus.js';
+import { BoardFeed } from '../../src/controller/feed.js';
 import { TerminalView } from '../../src/controller/terminal.js';
+import { parseSquare } from '../../src/rules/types.js';
 import { ManualClock } from '../../src/sensors/clock.js';
 import { BoardSimulator } from '../../src/sensors/simulator.js';
 
@@ -20,9 +22,10 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function rig(tty: boolean) {
+async function rig(tty: boolean, withClock = false) {
   const clock = new ManualClock(0);
   const config = defaultConfig();
+  if (withClock) config.game.clock = { periods: [{ minutes: 10, incrementSeconds: 0 }], repeatLast: false };
   const bus = new Bus();
   const session = new BoardSession({
     board: config.boards[0]!,
@@ -37,7 +40,7 @@ async function rig(tty: boolean) {
   const input = new PassThrough();
   let quits = 0;
   const view = new TerminalView(
-    { bus, sessions: new Map([['board1', session]]), config, logger: silentLogger },
+    { bus, sessions: new Map([['board1', session]]), feed: new BoardFeed(bus), config, logger: silentLogger },
     {
       output: { write: (t: string) => written.push(t), isTTY: tty },
       input,
@@ -82,10 +85,50 @@ describe('terminal', () => {
     const screen = t.written.at(-1)!.replace(new RegExp(`${ESC}\\[[0-9;]*[A-Za-z]`, 'g'), '');
     expect(screen).toContain('board1');
     expect(screen).toContain('ply 1, black to move');
-    expect(screen).toContain('moves: 1.h2e2');
-    expect(screen).toContain('2 . C . . C . . . .');
-    expect(screen).toContain('0 R N B A K A B N R');
-    expect(screen).toContain('  a b c d e f g h i');
+    expect(screen).toContain('moves: 1. 炮二平五');
+    expect(screen).toContain('last move: 1. h2e2');
+    // As `games show` draws it: the last move's squares bracketed, the river.
+    expect(screen).toContain(' 2  · C · ·[C]· ·[·]·');
+    expect(screen).toContain(' 0  R N B A K A B N R');
+    expect(screen).toContain('~~~~~~~~~~~~~~~~~~~');
+    expect(screen).toContain('    a b c d e f g h i');
+    await t.view.stop();
+    await t.session.stop();
+  });
+
+  it('shows the alerts active now, the reason for an illegal move, the clock and the winner after a mate', async () => {
+    const t = await rig(true, true);
+    const ESC = String.fromCharCode(27);
+    const screen = async () => {
+      await new Promise((r) => setTimeout(r, 80));
+      return t.written.at(-1)!.replace(new RegExp(`${ESC}\\[[0-9;]*[A-Za-z]`, 'g'), '');
+    };
+    await t.type('h0h9');
+    const first = await screen();
+    expect(first).toContain("illegal_move: 'h0h9' is not legal");
+    expect(first).toContain('clock: red 10:00  black 10:00');
+    // A piece set down where it may not go: the alert shows while it stands, and not after.
+    const sim = t.session.simulator!;
+    sim.lift(parseSquare('e0')!);
+    t.clock.advance(100);
+    sim.place(parseSquare('e2')!);
+    t.clock.advance(500);
+    expect(await screen()).toMatch(/alert: .*general/);
+    sim.lift(parseSquare('e2')!);
+    t.clock.advance(100);
+    sim.place(parseSquare('e0')!);
+    t.clock.advance(500);
+    expect(await screen()).not.toContain('alert:');
+    // Mate: the winner is named.
+    await t.type('new 4k4/8R/9/9/9/9/9/9/9/R2K5 w - - 0 1');
+    t.clock.advance(100);
+    await new Promise((r) => setImmediate(r));
+    await t.type('a0a9');
+    t.clock.advance(800);
+    await new Promise((r) => setImmediate(r));
+    const mated = await screen();
+    expect(mated).toContain('1-0 red wins (checkmate)');
+    expect(mated).toContain('last move: 1. a0a9');
     await t.view.stop();
     await t.session.stop();
   });

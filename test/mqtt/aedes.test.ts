@@ -1,198 +1,218 @@
 /**
  * The controller with its embedded aedes broker, over real sockets (TCP and WebSocket), seen by
  * mqtt.js clients: retained bridge state and board state for late viewers, moves at QoS 1 after
- * the journal has them, WLED commands, hints, bad requests, and offline on stop.
+ * the journal has them, WLED commands, hints, bad requests, and offline on stop. Each test runs a
+ * controller of its own on ports the system picked: they pass in any order, alone or together.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Controller } from '../../src/controller/controller.js';
+import { describe, expect, it } from 'vitest';
 import { ledIndex } from '../../src/leds/wled.js';
-import { BASE, badRequests, newController, playTwoMoves, testConfig } from './scenario.js';
-import { freePort, Recorder } from './support.js';
+import { BASE, badRequests, boardPlaying, playTwoMoves, type Rig, startRig } from './scenario.js';
+import { Recorder } from './support.js';
 
-let setup: ReturnType<typeof testConfig>;
-let controller: Controller;
-let url: string;
-let wsPort: number;
-let viewer: Recorder;
-
-beforeAll(async () => {
-  wsPort = await freePort();
-  setup = testConfig({ embedded: true, port: 0, wsPort });
-  controller = newController(setup.config);
-  const started = await controller.start();
-  if (!started.ok) throw new Error(started.error.message);
-  expect(started.value.broker?.wsPort).toBe(wsPort);
-  url = `mqtt://127.0.0.1:${started.value.broker!.port}`;
-  viewer = await Recorder.connect(url, [`${BASE}/#`, 'wled/#']);
-});
-
-afterAll(async () => {
-  await viewer?.end();
-  await controller?.stop();
-  setup?.cleanup();
-});
+async function withRig(test: (rig: Rig) => Promise<void>, options: { ws?: boolean } = {}): Promise<void> {
+  const rig = await startRig(options);
+  try {
+    await test(rig);
+  } finally {
+    await rig.stop();
+  }
+}
 
 describe('the MQTT bridge on the embedded broker', () => {
-  it('announces itself retained, with its boards and requests', async () => {
-    await viewer.until('bridge/state', () => viewer.on(`${BASE}/bridge/state`).length > 0);
-    expect(viewer.on(`${BASE}/bridge/state`)[0]).toEqual({
-      topic: `${BASE}/bridge/state`,
-      text: '{"state":"online"}',
-      retain: true,
-      qos: 1,
-    });
-    const info = viewer.json(`${BASE}/bridge/info`)[0]!;
-    expect(info).toMatchObject({
-      baseTopic: BASE,
-      boards: [
-        { id: 'board1', driver: 'simulator', sensing: 'occupancy' },
-        { id: 'board2', driver: 'simulator', sensing: 'occupancy' },
-      ],
-    });
-    expect(info.requests).toContain('board/simulate');
-    await viewer.until('availability', () => viewer.on(`${BASE}/board1/availability`).length > 0);
-    const availability = viewer.on(`${BASE}/board1/availability`)[0]!;
-    expect(availability).toMatchObject({ retain: true, qos: 1 });
-    expect(JSON.parse(availability.text)).toEqual({ state: 'online', seq: expect.any(Number) });
-  });
+  it('announces itself retained, with its boards and requests', () =>
+    withRig(async ({ viewer }) => {
+      await viewer.until('bridge/state', () => viewer.on(`${BASE}/bridge/state`).length > 0);
+      expect(viewer.on(`${BASE}/bridge/state`)[0]).toEqual({
+        topic: `${BASE}/bridge/state`,
+        text: '{"state":"online"}',
+        retain: true,
+        qos: 1,
+      });
+      await viewer.until('bridge/info', () => viewer.on(`${BASE}/bridge/info`).length > 0);
+      const info = viewer.json(`${BASE}/bridge/info`)[0]!;
+      expect(info).toMatchObject({
+        baseTopic: BASE,
+        boards: [
+          { id: 'board1', driver: 'simulator', sensing: 'occupancy' },
+          { id: 'board2', driver: 'simulator', sensing: 'occupancy' },
+        ],
+      });
+      expect(info.requests).toContain('board/simulate');
+      await viewer.until('availability', () => viewer.on(`${BASE}/board1/availability`).length > 0);
+      const availability = viewer.on(`${BASE}/board1/availability`)[0]!;
+      expect(availability).toMatchObject({ retain: true, qos: 1 });
+      expect(JSON.parse(availability.text)).toEqual({ state: 'online', seq: expect.any(Number) });
+    }));
 
-  it('plays moves: journaled first, then published with their notation, position and PGN', async () => {
-    await viewer.until('board1 playing', () =>
-      viewer.json(`${BASE}/board1/position`).some((p) => p.status === 'playing'),
-    );
-    await playTwoMoves(viewer, setup.dir);
-  });
+  it('plays moves: journaled first, then published with their notation, position and PGN', () =>
+    withRig(async ({ viewer, dir }) => {
+      await boardPlaying(viewer);
+      await playTwoMoves(viewer, dir);
+    }));
 
-  it('lights the lifted piece and its targets, then the last move, on WLED (QoS 0, not retained)', async () => {
-    const layout = { offset: 0, serpentine: false };
-    const segments = () =>
-      viewer
-        .on('wled/board1/api')
-        .map((m) => JSON.parse(m.text) as { seg?: { i: (number | string)[] } })
-        .flatMap((c) => (c.seg ? [c.seg.i] : []));
-    const colourAt = (i: (number | string)[], sq: number) => {
-      const k = i.indexOf(ledIndex(sq, layout), 3);
-      return k < 0 ? undefined : i[k + 1];
-    };
-    const api = viewer.on('wled/board1/api');
-    expect(api.length).toBeGreaterThan(1);
-    for (const m of api) expect(m).toMatchObject({ retain: false, qos: 0 });
-    for (const i of segments()) expect(i.slice(0, 3)).toEqual([0, 90, '000000']);
-    // Black's horse lifted from h9 (square 88): white, its targets g7 (69) and i7 (71) green,
-    // Red's last move h2e2 still shown: from h2 (25) dim amber, to e2 (22) amber.
-    expect(
-      segments().some(
-        (i) =>
-          colourAt(i, 88) === 'FFFFFF' &&
-          colourAt(i, 69) === '00FF00' &&
-          colourAt(i, 71) === '00FF00' &&
-          colourAt(i, 25) === '402000' &&
-          colourAt(i, 22) === 'FF8000',
-      ),
-    ).toBe(true);
-    const showsLastMove = (i: (number | string)[]) =>
-      colourAt(i, 88) === '402000' && colourAt(i, 69) === 'FF8000' && i.length === 7;
-    await viewer.until('the last move h9g7 on the LEDs', () => segments().some(showsLastMove));
+  it('lights the lifted piece and its targets, then the last move, on WLED (QoS 0, not retained)', () =>
+    withRig(async ({ viewer, dir }) => {
+      await boardPlaying(viewer);
+      await playTwoMoves(viewer, dir);
+      const layout = { offset: 0, serpentine: false };
+      const segments = () =>
+        viewer
+          .on('wled/board1/api')
+          .map((m) => JSON.parse(m.text) as { seg?: { i: (number | string)[] } })
+          .flatMap((c) => (c.seg ? [c.seg.i] : []));
+      const colourAt = (i: (number | string)[], sq: number) => {
+        const k = i.indexOf(ledIndex(sq, layout), 3);
+        return k < 0 ? undefined : i[k + 1];
+      };
+      const api = viewer.on('wled/board1/api');
+      expect(api.length).toBeGreaterThan(1);
+      for (const m of api) expect(m).toMatchObject({ retain: false, qos: 0 });
+      for (const i of segments()) expect(i.slice(0, 3)).toEqual([0, 90, '000000']);
+      // Black's horse lifted from h9 (square 88): white, its targets g7 (69) and i7 (71) green,
+      // Red's last move h2e2 still shown: from h2 (25) dim amber, to e2 (22) amber.
+      expect(
+        segments().some(
+          (i) =>
+            colourAt(i, 88) === 'FFFFFF' &&
+            colourAt(i, 69) === '00FF00' &&
+            colourAt(i, 71) === '00FF00' &&
+            colourAt(i, 25) === '402000' &&
+            colourAt(i, 22) === 'FF8000',
+        ),
+      ).toBe(true);
+      const showsLastMove = (i: (number | string)[]) =>
+        colourAt(i, 88) === '402000' && colourAt(i, 69) === 'FF8000' && i.length === 7;
+      await viewer.until('the last move h9g7 on the LEDs', () => segments().some(showsLastMove));
 
-    // WLED restarted (it says so on its status topic): power first, then the frame again.
-    const before = viewer.on('wled/board1/api').length;
-    await viewer.client.publishAsync('wled/board1/status', 'online', { qos: 0 });
-    await viewer.until('WLED set up again', () => viewer.on('wled/board1/api').length >= before + 2);
-    const again = viewer.on('wled/board1/api').slice(before);
-    expect(JSON.parse(again[0]!.text)).toEqual({ on: true, bri: 100 });
-    expect(showsLastMove(JSON.parse(again[1]!.text).seg.i)).toBe(true);
-  });
+      // WLED restarted (it says so on its status topic): power first, then the frame again.
+      const before = viewer.on('wled/board1/api').length;
+      await viewer.client.publishAsync('wled/board1/status', 'online', { qos: 0 });
+      await viewer.until('WLED set up again', () => viewer.on('wled/board1/api').length >= before + 2);
+      const again = viewer.on('wled/board1/api').slice(before);
+      expect(JSON.parse(again[0]!.text)).toEqual({ on: true, bri: 100 });
+      expect(showsLastMove(JSON.parse(again[1]!.text).seg.i)).toBe(true);
+    }));
 
-  it('a late viewer gets the whole game from retained messages, and no past move', async () => {
-    const late = await Recorder.connect(url, [`${BASE}/board1/#`, `${BASE}/bridge/state`]);
-    await late.until(
-      'retained state',
-      () => late.on(`${BASE}/board1/pgn`).length > 0 && late.on(`${BASE}/board1/state`).length > 0,
-    );
-    for (const topic of ['availability', 'position', 'state', 'result', 'pgn']) {
-      expect(late.on(`${BASE}/board1/${topic}`), topic).toEqual([
-        expect.objectContaining({ retain: true, qos: 1 }),
-      ]);
-    }
-    expect(late.json(`${BASE}/board1/position`)[0]).toMatchObject({ ply: 2, moves: ['h2e2', 'h9g7'] });
-    expect(late.json(`${BASE}/board1/result`)[0]).toMatchObject({ result: '*', reason: null, final: false });
-    expect(late.json(`${BASE}/board1/state`)[0]).toMatchObject({ state: 'awaiting_move' });
-    expect(late.on(`${BASE}/board1/move`)).toEqual([]);
-    expect(late.on(`${BASE}/board1/alert`)).toEqual([]);
-    await late.end();
-  });
+  it('a late viewer gets the whole game from retained messages, and no past move', () =>
+    withRig(async ({ viewer, dir, url }) => {
+      await boardPlaying(viewer);
+      await playTwoMoves(viewer, dir);
+      const late = await Recorder.connect(url, [`${BASE}/board1/#`, `${BASE}/bridge/state`]);
+      const retained = ['availability', 'position', 'state', 'result', 'pgn', 'alerts'];
+      // Retained messages come in no set order: wait for each of them.
+      await late.until('retained state', () =>
+        retained.every((t) => late.on(`${BASE}/board1/${t}`).length > 0),
+      );
+      for (const topic of retained) {
+        expect(late.on(`${BASE}/board1/${topic}`), topic).toEqual([
+          expect.objectContaining({ retain: true, qos: 1 }),
+        ]);
+      }
+      expect(late.json(`${BASE}/board1/position`)[0]).toMatchObject({ ply: 2, moves: ['h2e2', 'h9g7'] });
+      expect(late.json(`${BASE}/board1/result`)[0]).toMatchObject({
+        result: '*',
+        reason: null,
+        final: false,
+      });
+      expect(late.json(`${BASE}/board1/state`)[0]).toMatchObject({ state: 'awaiting_move' });
+      expect(late.on(`${BASE}/board1/move`)).toEqual([]);
+      expect(late.on(`${BASE}/board1/alert`)).toEqual([]);
+      expect(late.json(`${BASE}/board1/alerts`)[0]).toMatchObject({ active: [] });
+      await late.end();
+    }));
 
-  it('serves browsers over WebSocket', async () => {
-    const browser = await Recorder.connect(`ws://127.0.0.1:${wsPort}`, [`${BASE}/bridge/state`]);
-    await browser.until('bridge/state over WebSocket', () => browser.on(`${BASE}/bridge/state`).length > 0);
-    expect(browser.on(`${BASE}/bridge/state`)[0]).toMatchObject({ text: '{"state":"online"}', retain: true });
-    await browser.end();
-  });
+  it('serves browsers over WebSocket', () =>
+    withRig(
+      async ({ wsPort }) => {
+        const browser = await Recorder.connect(`ws://127.0.0.1:${wsPort!}`, [`${BASE}/bridge/state`]);
+        await browser.until(
+          'bridge/state over WebSocket',
+          () => browser.on(`${BASE}/bridge/state`).length > 0,
+        );
+        expect(browser.on(`${BASE}/bridge/state`)[0]).toMatchObject({
+          text: '{"state":"online"}',
+          retain: true,
+        });
+        await browser.end();
+      },
+      { ws: true },
+    ));
 
-  it('answers a hint request and publishes the hint', async () => {
-    const r = await viewer.request(BASE, 'game/hint', { board: 'board1', transaction: 'h' }, 'h');
-    expect(r).toMatchObject({
-      status: 'ok',
-      transaction: 'h',
-      data: { ply: 3, iccs: expect.stringMatching(/^[a-i]\d[a-i]\d$/) },
-    });
-    await viewer.until('the hint', () => viewer.on(`${BASE}/board1/hint`).length > 0);
-    const hint = viewer.on(`${BASE}/board1/hint`)[0]!;
-    expect(hint).toMatchObject({ retain: false, qos: 1 });
-    expect(JSON.parse(hint.text)).toMatchObject({ ply: 3, iccs: (r.data as { iccs: string }).iccs });
-  });
+  it('answers a hint request and publishes the hint', () =>
+    withRig(async ({ viewer }) => {
+      await boardPlaying(viewer);
+      const r = await viewer.request(BASE, 'game/hint', { board: 'board1', transaction: 'h' }, 'h');
+      expect(r).toMatchObject({
+        status: 'ok',
+        transaction: 'h',
+        data: { ply: 1, iccs: expect.stringMatching(/^[a-i]\d[a-i]\d$/) },
+      });
+      await viewer.until('the hint', () => viewer.on(`${BASE}/board1/hint`).length > 0);
+      const hint = viewer.on(`${BASE}/board1/hint`)[0]!;
+      expect(hint).toMatchObject({ retain: false, qos: 1 });
+      expect(JSON.parse(hint.text)).toMatchObject({ ply: 1, iccs: (r.data as { iccs: string }).iccs });
+    }));
 
-  it('answers every bad request with an error naming the problem, and goes on', async () => {
-    await badRequests(viewer);
-    const r = await viewer.request(
-      BASE,
-      'game/options',
-      { board: 'board1', takebacks: false, transaction: 'o' },
-      'o',
-    );
-    expect(r).toEqual({
-      data: { takebacks: false, illegalMovePolicy: 'casual' },
-      status: 'ok',
-      transaction: 'o',
-    });
-    const moved = await viewer.request(
-      BASE,
-      'board/simulate',
-      { board: 'board1', move: 'h0g2', transaction: 'z' },
-      'z',
-    );
-    expect(moved).toMatchObject({ status: 'ok' });
-    await viewer.until('h0g2', () => viewer.json(`${BASE}/board1/move`).some((m) => m.iccs === 'h0g2'));
-  });
+  it('answers every bad request with an error naming the problem, and goes on', () =>
+    withRig(async ({ viewer }) => {
+      await boardPlaying(viewer);
+      await badRequests(viewer);
+      const r = await viewer.request(
+        BASE,
+        'game/options',
+        { board: 'board1', takebacks: false, transaction: 'o' },
+        'o',
+      );
+      expect(r).toEqual({
+        data: { takebacks: false, illegalMovePolicy: 'casual' },
+        status: 'ok',
+        transaction: 'o',
+      });
+      const moved = await viewer.request(
+        BASE,
+        'board/simulate',
+        { board: 'board1', move: 'h0g2', transaction: 'z' },
+        'z',
+      );
+      expect(moved).toMatchObject({ status: 'ok' });
+      await viewer.until('h0g2', () => viewer.json(`${BASE}/board1/move`).some((m) => m.iccs === 'h0g2'));
+    }));
 
-  it('resigns through a request: the result is retained and final', async () => {
-    const r = await viewer.request(
-      BASE,
-      'game/resign',
-      { board: 'board1', side: 'black', transaction: 'r' },
-      'r',
-    );
-    expect(r).toMatchObject({ status: 'ok', data: { result: '1-0', reason: 'resignation', status: 'over' } });
-    await viewer.until('the result', () =>
-      viewer.json(`${BASE}/board1/result`).some((m) => m.result === '1-0'),
-    );
-    const result = viewer.json(`${BASE}/board1/result`).find((m) => m.result === '1-0')!;
-    expect(result).toEqual({
-      game: expect.any(String),
-      result: '1-0',
-      reason: 'resignation',
-      final: true,
-      ply: 3,
-      seq: expect.any(Number),
-    });
-  });
+  it('resigns through a request: the result is retained and final', () =>
+    withRig(async ({ viewer }) => {
+      await boardPlaying(viewer);
+      const r = await viewer.request(
+        BASE,
+        'game/resign',
+        { board: 'board1', side: 'black', transaction: 'r' },
+        'r',
+      );
+      expect(r).toMatchObject({
+        status: 'ok',
+        data: { result: '1-0', reason: 'resignation', status: 'over' },
+      });
+      await viewer.until('the result', () =>
+        viewer.json(`${BASE}/board1/result`).some((m) => m.result === '1-0'),
+      );
+      const result = viewer.json(`${BASE}/board1/result`).find((m) => m.result === '1-0')!;
+      expect(result).toEqual({
+        game: expect.any(String),
+        result: '1-0',
+        reason: 'resignation',
+        final: true,
+        ply: 0,
+        seq: expect.any(Number),
+      });
+    }));
 
-  it('goes offline when it stops: board availability, then the bridge', async () => {
-    await controller.stop();
-    await viewer.until('bridge offline', () =>
-      viewer.on(`${BASE}/bridge/state`).some((m) => m.text === '{"state":"offline"}'),
-    );
-    const offline = viewer.json(`${BASE}/board1/availability`).at(-1)!;
-    expect(offline).toMatchObject({ state: 'offline', reason: 'stopped' });
-  });
+  it('goes offline when it stops: board availability, then the bridge', () =>
+    withRig(async ({ viewer, controller }) => {
+      await boardPlaying(viewer);
+      await controller.stop();
+      await viewer.until('bridge offline', () =>
+        viewer.on(`${BASE}/bridge/state`).some((m) => m.text === '{"state":"offline"}'),
+      );
+      const offline = viewer.json(`${BASE}/board1/availability`).at(-1)!;
+      expect(offline).toMatchObject({ state: 'offline', reason: 'stopped' });
+    }));
 });

@@ -7,65 +7,69 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Controller } from '../../src/controller/controller.js';
 import { ROOT } from '../helpers/cli.js';
-import { BASE, badRequests, newController, playTwoMoves, testConfig } from './scenario.js';
+import { badRequests, boardPlaying, playTwoMoves, type Rig, startRig } from './scenario.js';
 import { type Mosquitto, Recorder, startMosquitto } from './support.js';
 
+// One broker for the file; each test has its own controller under its own base topic, so the
+// retained messages of one never reach another and the tests pass in any order.
 let mosquitto: Mosquitto;
-let setup: ReturnType<typeof testConfig>;
-let controller: Controller;
-let viewer: Recorder;
+let tests = 0;
 
 beforeAll(async () => {
   mosquitto = await startMosquitto();
-  setup = testConfig({ embedded: false, url: mosquitto.url });
-  controller = newController(setup.config);
-  const started = await controller.start();
-  if (!started.ok) throw new Error(started.error.message);
-  viewer = await Recorder.connect(mosquitto.url, [`${BASE}/#`, 'wled/#']);
 });
 
 afterAll(async () => {
-  await viewer?.end();
-  await controller?.stop();
   await mosquitto?.stop();
-  setup?.cleanup();
 });
 
+async function withRig(test: (rig: Rig) => Promise<void>): Promise<void> {
+  const rig = await startRig({ url: mosquitto.url, base: `xqmosq${++tests}` });
+  try {
+    await test(rig);
+  } finally {
+    await rig.stop();
+  }
+}
+
 describe('the MQTT bridge on Mosquitto', () => {
-  it('is online, retained, QoS 1', async () => {
-    await viewer.until('bridge/state', () => viewer.on(`${BASE}/bridge/state`).length > 0);
-    expect(viewer.on(`${BASE}/bridge/state`)[0]).toEqual({
-      topic: `${BASE}/bridge/state`,
-      text: '{"state":"online"}',
-      retain: true,
-      qos: 1,
-    });
-  });
+  it('is online, retained, QoS 1', () =>
+    withRig(async ({ viewer, base }) => {
+      await viewer.until('bridge/state', () => viewer.on(`${base}/bridge/state`).length > 0);
+      expect(viewer.on(`${base}/bridge/state`)[0]).toEqual({
+        topic: `${base}/bridge/state`,
+        text: '{"state":"online"}',
+        retain: true,
+        qos: 1,
+      });
+    }));
 
-  it('plays moves, journaled before they are published', async () => {
-    await viewer.until('board1 playing', () =>
-      viewer.json(`${BASE}/board1/position`).some((p) => p.status === 'playing'),
-    );
-    await playTwoMoves(viewer, setup.dir);
-  });
+  it('plays moves, journaled before they are published', () =>
+    withRig(async ({ viewer, dir, base }) => {
+      await boardPlaying(viewer, base);
+      await playTwoMoves(viewer, dir, base);
+    }));
 
-  it('answers bad requests with errors', async () => {
-    await badRequests(viewer);
-  });
+  it('answers bad requests with errors', () =>
+    withRig(async ({ viewer, base }) => {
+      await boardPlaying(viewer, base);
+      await badRequests(viewer, base);
+    }));
 
-  it('publishes offline when it stops', async () => {
-    await controller.stop();
-    await viewer.until('offline', () =>
-      viewer.on(`${BASE}/bridge/state`).some((m) => m.text === '{"state":"offline"}'),
-    );
-    // Retained: a client arriving now learns the controller is gone.
-    const late = await Recorder.connect(mosquitto.url, [`${BASE}/bridge/state`]);
-    await late.until('retained offline', () => late.on(`${BASE}/bridge/state`).length > 0);
-    expect(late.on(`${BASE}/bridge/state`)[0]).toMatchObject({ text: '{"state":"offline"}', retain: true });
-    await late.end();
-  });
+  it('publishes offline when it stops', () =>
+    withRig(async ({ viewer, base, controller }) => {
+      await boardPlaying(viewer, base);
+      await controller.stop();
+      await viewer.until('offline', () =>
+        viewer.on(`${base}/bridge/state`).some((m) => m.text === '{"state":"offline"}'),
+      );
+      // Retained: a client arriving now learns the controller is gone.
+      const late = await Recorder.connect(mosquitto.url, [`${base}/bridge/state`]);
+      await late.until('retained offline', () => late.on(`${base}/bridge/state`).length > 0);
+      expect(late.on(`${base}/bridge/state`)[0]).toMatchObject({ text: '{"state":"offline"}', retain: true });
+      await late.end();
+    }));
 
   it('a controller killed outright is announced offline by its last will', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'xqboard-will-'));

@@ -12,42 +12,99 @@ import { stderrLogger } from '../../src/controller/bus.js';
 import { Controller } from '../../src/controller/controller.js';
 import { Game } from '../../src/game/game.js';
 import { parseIccs } from '../../src/rules/iccs.js';
-import { journaledMoves, type Recorder } from './support.js';
+import { journaledMoves, Recorder } from './support.js';
 
 export const BASE = 'xqtest';
 
+/** Two simulated boards (board1 with WLED LEDs), the web page off unless asked. */
 export function testConfig(
-  mqtt: { embedded: true; port: number; wsPort?: number } | { embedded: false; url: string },
+  mqtt: { embedded: true } | { embedded: false; url: string },
+  options: { base?: string; web?: boolean } = {},
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'xqboard-mqtt-'));
+  const base = options.base ?? BASE;
   const config = configSchema.parse({
     boards: [
       {
         id: 'board1',
         source: { driver: 'simulator', heartbeatMs: 1000 },
-        leds: { driver: 'wled', topic: 'wled/board1', brightness: 100 },
+        leds: {
+          driver: 'wled',
+          topic: `wled/${base === BASE ? 'board1' : `${base}-board1`}`,
+          brightness: 100,
+        },
       },
       { id: 'board2', source: { driver: 'simulator', heartbeatMs: 1000 } },
     ],
     mqtt: mqtt.embedded
-      ? {
-          embedded: true,
-          port: mqtt.port === 0 ? 1883 : mqtt.port,
-          wsPort: mqtt.wsPort ?? 0,
-          baseTopic: BASE,
-        }
-      : { embedded: false, url: mqtt.url, baseTopic: BASE },
+      ? { embedded: true, baseTopic: base }
+      : { embedded: false, url: mqtt.url, baseTopic: base },
     archive: { dir },
-    web: { enabled: false },
+    web: { enabled: options.web ?? false },
   });
-  // Port 0: the system picks a free one (the schema asks for a real port number).
-  const fixed = mqtt.embedded && mqtt.port === 0 ? { ...config, mqtt: { ...config.mqtt, port: 0 } } : config;
-  return { config: fixed, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { config, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export function newController(config: ReturnType<typeof testConfig>['config']): Controller {
+export function newController(
+  config: ReturnType<typeof testConfig>['config'],
+  listen: ConstructorParameters<typeof Controller>[0]['listen'] = { mqttPort: 0 },
+): Controller {
   const quiet = process.env.XQBOARD_TEST_LOG ? stderrLogger : undefined;
-  return new Controller({ config, handMs: 150, ...(quiet ? { logger: quiet } : {}) });
+  return new Controller({ config, handMs: 150, listen, ...(quiet ? { logger: quiet } : {}) });
+}
+
+export interface Rig {
+  readonly controller: Controller;
+  readonly dir: string;
+  /** The broker's URL (TCP). */
+  readonly url: string;
+  readonly wsPort?: number;
+  readonly webPort?: number;
+  readonly base: string;
+  /** A viewer subscribed to everything of the base topic and the WLED topics, before the boards started. */
+  readonly viewer: Recorder;
+  stop(): Promise<void>;
+}
+
+/**
+ * A controller of its own for one test, on ports the system picked (port 0, read back), with a
+ * viewer: no test depends on what another one left.
+ */
+export async function startRig(
+  options: { url?: string; base?: string; ws?: boolean; web?: boolean } = {},
+): Promise<Rig> {
+  const setup = testConfig(options.url ? { embedded: false, url: options.url } : { embedded: true }, options);
+  const base = options.base ?? BASE;
+  const controller = newController(setup.config, {
+    mqttPort: 0,
+    ...(options.ws ? { wsPort: 0 } : {}),
+    ...(options.web ? { webPort: 0 } : {}),
+  });
+  const started = await controller.start();
+  if (!started.ok) throw new Error(started.error.message);
+  const url = options.url ?? `mqtt://127.0.0.1:${started.value.broker!.port}`;
+  const viewer = await Recorder.connect(url, [`${base}/#`, 'wled/#']);
+  return {
+    controller,
+    dir: setup.dir,
+    url,
+    ...(started.value.broker?.wsPort !== undefined ? { wsPort: started.value.broker.wsPort } : {}),
+    ...(started.value.web ? { webPort: started.value.web.port } : {}),
+    base,
+    viewer,
+    async stop() {
+      await viewer.end();
+      await controller.stop();
+      setup.cleanup();
+    },
+  };
+}
+
+/** Waits for board1's game to be under way (the simulated board shows the start position). */
+export async function boardPlaying(viewer: Recorder, base = BASE, board = 'board1'): Promise<void> {
+  await viewer.until(`${board} playing`, () =>
+    viewer.json(`${base}/${board}/position`).some((p) => p.status === 'playing'),
+  );
 }
 
 const fenAfter = (...moves: string[]): string => {
@@ -64,22 +121,24 @@ const fenAfter = (...moves: string[]): string => {
  * Plays h2e2 and h9g7 on board1 through `board/simulate` requests and checks every message.
  * `viewer` subscribed to `<base>/#` and `wled/#` before the moves.
  */
-export async function playTwoMoves(viewer: Recorder, dir: string): Promise<void> {
-  const move = `${BASE}/board1/move`;
+export async function playTwoMoves(viewer: Recorder, dir: string, base = BASE): Promise<void> {
+  const move = `${base}/board1/move`;
   // What the journal held on disk when each move message arrived.
   const journalAtArrival: string[][] = [];
   viewer.client.on('message', (topic) => {
     if (topic === move) journalAtArrival.push(journaledMoves(dir));
   });
 
-  const board2Before = viewer.on(`${BASE}/board2/move`).length;
+  const board2Before = viewer.on(`${base}/board2/move`).length;
   const response = await viewer.request(
-    BASE,
+    base,
     'board/simulate',
     { board: 'board1', move: 'h2e2', transaction: 'm1' },
     'm1',
   );
-  expect(response).toEqual({ data: { iccs: 'h2e2' }, status: 'ok', transaction: 'm1' });
+  // Answered once the move is recorded.
+  expect(response).toEqual({ data: { iccs: 'h2e2', ply: 1 }, status: 'ok', transaction: 'm1' });
+  expect(journaledMoves(dir)).toEqual(['h2e2']);
   await viewer.until('the move h2e2', () => viewer.on(move).length >= 1);
   const [first] = viewer.on(move);
   expect(first).toMatchObject({ topic: move, retain: false, qos: 1 });
@@ -100,7 +159,7 @@ export async function playTwoMoves(viewer: Recorder, dir: string): Promise<void>
 
   // Chinese notation works as well.
   const second = await viewer.request(
-    BASE,
+    base,
     'board/simulate',
     { board: 'board1', move: '马8进7', transaction: 2 },
     2,
@@ -119,9 +178,9 @@ export async function playTwoMoves(viewer: Recorder, dir: string): Promise<void>
 
   // The live position follows, with the whole game.
   await viewer.until('the position after ply 2', () =>
-    viewer.json(`${BASE}/board1/position`).some((p) => p.ply === 2),
+    viewer.json(`${base}/board1/position`).some((p) => p.ply === 2),
   );
-  const position = viewer.json(`${BASE}/board1/position`).find((p) => p.ply === 2)!;
+  const position = viewer.json(`${base}/board1/position`).find((p) => p.ply === 2)!;
   expect(position).toEqual({
     game: payload.game,
     startFen: fenAfter(),
@@ -137,28 +196,28 @@ export async function playTwoMoves(viewer: Recorder, dir: string): Promise<void>
     seq: expect.any(Number),
   });
   await viewer.until('the PGN after ply 2', () =>
-    viewer.on(`${BASE}/board1/pgn`).some((m) => m.text.includes('h9g7')),
+    viewer.on(`${base}/board1/pgn`).some((m) => m.text.includes('h9g7')),
   );
-  const pgn = viewer.on(`${BASE}/board1/pgn`).at(-1)!;
+  const pgn = viewer.on(`${base}/board1/pgn`).at(-1)!;
   expect(pgn.qos).toBe(1);
   expect(pgn.text).toContain('[Game "Chinese Chess"]');
   expect(pgn.text).toMatch(/1\. h2e2 \{\[%clk [0-9:]+\]\} h9g7/);
 
   // Every live message of board1 carries the next seq: no gap.
   const live = viewer.messages.filter(
-    (m) => m.topic.startsWith(`${BASE}/board1/`) && !m.retain && !m.topic.endsWith('/pgn'),
+    (m) => m.topic.startsWith(`${base}/board1/`) && !m.retain && !m.topic.endsWith('/pgn'),
   );
   const seqs = live.map((m) => JSON.parse(m.text).seq as number);
-  const pgnCount = viewer.messages.filter((m) => m.topic === `${BASE}/board1/pgn` && !m.retain).length;
+  const pgnCount = viewer.messages.filter((m) => m.topic === `${base}/board1/pgn` && !m.retain).length;
   expect(seqs.length).toBeGreaterThan(4);
   // The PGN text has no room for a seq; it takes its number all the same.
   expect(seqs.at(-1)! - seqs[0]! + 1).toBe(seqs.length + pgnCount);
   // The other board did not move.
-  expect(viewer.on(`${BASE}/board2/move`).length).toBe(board2Before);
+  expect(viewer.on(`${base}/board2/move`).length).toBe(board2Before);
 }
 
 /** Requests that are wrong in every way get an error each, and the controller goes on. */
-export async function badRequests(viewer: Recorder): Promise<void> {
+export async function badRequests(viewer: Recorder, base = BASE): Promise<void> {
   const cases: { name: string; payload: string; error: RegExp; transaction: string | number | null }[] = [
     { name: 'board/simulate', payload: 'not json', error: /not JSON/, transaction: null },
     {
@@ -188,7 +247,7 @@ export async function badRequests(viewer: Recorder): Promise<void> {
     {
       name: 'board/simulate',
       payload: '{"board":"board1","move":"h0h9","transaction":"d"}',
-      error: /bad_move/,
+      error: /illegal_move: 'h0h9' is not legal/,
       transaction: 'd',
     },
     {
@@ -219,9 +278,9 @@ export async function badRequests(viewer: Recorder): Promise<void> {
     { name: 'board/simulate', payload: '[1,2]', error: /payload/, transaction: null },
   ];
   for (const c of cases) {
-    const topic = `${BASE}/bridge/response/${c.name}`;
+    const topic = `${base}/bridge/response/${c.name}`;
     const before = viewer.on(topic).length;
-    await viewer.client.publishAsync(`${BASE}/bridge/request/${c.name}`, c.payload, { qos: 1 });
+    await viewer.client.publishAsync(`${base}/bridge/request/${c.name}`, c.payload, { qos: 1 });
     await viewer.until(`the answer to ${c.payload}`, () => viewer.on(topic).length > before);
     const answer = viewer.on(topic)[before]!;
     expect(answer).toMatchObject({ retain: false, qos: 1 });

@@ -1,23 +1,11 @@
-/** What the MQTT tests share: free ports, a recording client, a Mosquitto of their own. */
+/** What the MQTT tests share: a recording client, a Mosquitto of their own. */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type IClientOptions, type MqttClient } from 'mqtt';
 import { readJournal } from '../../src/record/journal.js';
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Received {
   readonly topic: string;
@@ -48,6 +36,7 @@ export class Recorder {
       client.once('connect', () => resolve());
       client.once('error', reject);
     });
+    (client.stream as { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true);
     const recorder = new Recorder(client);
     // QoS 2 subscriptions: messages arrive at the QoS they were published with.
     await client.subscribeAsync(topics, { qos: 2 });
@@ -123,7 +112,12 @@ export interface Mosquitto {
   stop(): Promise<void>;
 }
 
-/** A Mosquitto of the test's own on a free port (anonymous clients allowed). Fails clearly without the binary. */
+/**
+ * A Mosquitto of the test's own (anonymous clients allowed). Mosquitto cannot be told to take any
+ * free port and say which, so it is given one at random and started again on another if that one
+ * is taken: it binds the port itself, nothing is guessed free in between. Fails clearly without
+ * the binary.
+ */
 export async function startMosquitto(): Promise<Mosquitto> {
   const which = spawnSync('sh', ['-c', 'command -v mosquitto || ls /usr/sbin/mosquitto'], {
     encoding: 'utf8',
@@ -134,12 +128,26 @@ export async function startMosquitto(): Promise<Mosquitto> {
       'mosquitto is not installed: `apt-get install -y mosquitto` (it is in the APT_PACKAGES of .ci/run)',
     );
   }
-  const port = await freePort();
+  const failures: string[] = [];
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 40_000);
+    const started = await tryMosquitto(binary, port);
+    if (started.ok) return started.value;
+    failures.push(started.error);
+    if (!/in use/i.test(started.error)) break;
+  }
+  throw new Error(`mosquitto did not start:\n${failures.join('\n')}`);
+}
+
+async function tryMosquitto(
+  binary: string,
+  port: number,
+): Promise<{ ok: true; value: Mosquitto } | { ok: false; error: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'xqboard-mosquitto-'));
   const conf = join(dir, 'mosquitto.conf');
   writeFileSync(
     conf,
-    `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest stderr\n`,
+    `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest stderr\nlog_type all\n`,
   );
   const child: ChildProcess = spawn(binary, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -148,30 +156,39 @@ export async function startMosquitto(): Promise<Mosquitto> {
   });
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const up = await new Promise<boolean>((resolve) => {
-      const s = createConnection({ port, host: '127.0.0.1' }, () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.on('error', () => resolve(false));
-    });
+    // Up when this Mosquitto (not some other program on the port) says it listens and answers.
+    const listening = stderr.includes(`listen socket on port ${port}`);
+    const up =
+      listening &&
+      child.exitCode === null &&
+      (await new Promise<boolean>((resolve) => {
+        const s = createConnection({ port, host: '127.0.0.1' }, () => {
+          s.destroy();
+          resolve(true);
+        });
+        s.on('error', () => resolve(false));
+      }));
     if (up) break;
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`mosquitto did not start on port ${port}:\n${stderr}`);
+      rmSync(dir, { recursive: true, force: true });
+      return { ok: false, error: `port ${port}: ${stderr.trim() || 'no output'}` };
     }
     await new Promise((r) => setTimeout(r, 50));
   }
   return {
-    port,
-    url: `mqtt://127.0.0.1:${port}`,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
+    ok: true,
+    value: {
+      port,
+      url: `mqtt://127.0.0.1:${port}`,
+      async stop() {
+        if (child.exitCode === null) {
+          const exited = new Promise((r) => child.once('exit', r));
+          child.kill('SIGTERM');
+          await exited;
+        }
+        rmSync(dir, { recursive: true, force: true });
+      },
     },
   };
 }

@@ -90,8 +90,12 @@ controller cannot start (a port in use, …); 2 for a bad configuration or optio
       ],
     });
     const started = await controller.start();
+    if (!started.ok && (started.error.code === 'archive_locked' || started.error.code === 'lock_failed')) {
+      io.err(`xqboard start: ${started.error.message}`);
+      return 1;
+    }
     if (!started.ok) {
-      const e = started.error;
+      const e = started.error as Exclude<typeof started.error, { code: 'archive_locked' | 'lock_failed' }>;
       const flag = { 'mqtt.port': '--mqtt-port', 'mqtt.wsPort': '--ws-port', 'web.port': '--web-port' }[
         e.key
       ];

@@ -137,6 +137,10 @@ function onEvent(e: WebEvent): void {
       if (e.payload.active) ui.alerts.set(e.payload.kind, e.payload);
       else ui.alerts.delete(e.payload.kind);
       break;
+    case 'alerts':
+      // The set active now: what ended while this page was away is gone.
+      ui.alerts = new Map(e.payload.active.map((a) => [a.kind, { ...a, seq: e.payload.seq }]));
+      break;
     case 'hint':
       ui.hint = e.payload;
       break;

@@ -1,0 +1,113 @@
+/**
+ * The one retained feed of the controller: every board message of the MQTT contract made from the
+ * bus, numbered by one `seq` per board, with the current state of each board kept for late viewers
+ * (availability, position, state, result, PGN, and the set of active alerts on `alerts`). The MQTT
+ * bridge and the web page's event stream both read it, so they carry the same messages with the
+ * same numbers.
+ */
+import type { AlertPayload, BoardPayloads, BoardTopic } from '../mqtt/contract.js';
+import { followBus, type Unsequenced } from '../mqtt/payloads.js';
+import type { Bus } from './bus.js';
+
+export type FeedMessage = {
+  [K in BoardTopic]: {
+    readonly topic: K;
+    readonly board: string;
+    readonly seq: number;
+    readonly payload: BoardPayloads[K];
+  };
+}[BoardTopic];
+
+type RetainedTopic = 'availability' | 'position' | 'state' | 'result' | 'pgn' | 'alerts';
+const RETAINED: readonly RetainedTopic[] = ['availability', 'result', 'position', 'state', 'pgn', 'alerts'];
+
+interface BoardState {
+  seq: number;
+  readonly retained: Map<RetainedTopic, FeedMessage>;
+  readonly alerts: Map<string, Omit<AlertPayload, 'seq'>>;
+}
+
+export class BoardFeed {
+  private readonly boards = new Map<string, BoardState>();
+  private readonly listeners = new Set<(m: FeedMessage) => void>();
+  private unfollow: (() => void) | undefined;
+
+  constructor(private readonly bus: Bus) {}
+
+  start(): void {
+    if (this.unfollow) return;
+    this.unfollow = followBus(this.bus, (m) => {
+      this.send(m.board, m.topic, m.body);
+      if (m.topic === 'alert') this.alertChanged(m.board, m.body as Omit<AlertPayload, 'seq'>);
+      // A board's game has a retained set of alerts from the start, empty or not.
+      else if (m.topic === 'position' && !this.board(m.board).retained.has('alerts')) {
+        this.send(m.board, 'alerts', { active: [] });
+      }
+    });
+  }
+
+  stop(): void {
+    this.unfollow?.();
+    this.unfollow = undefined;
+  }
+
+  /** Every message from now on; returns the unsubscribe. */
+  subscribe(listener: (m: FeedMessage) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** The retained messages (of one board, or all), in the order they were sent. */
+  retained(board?: string): FeedMessage[] {
+    const out: FeedMessage[] = [];
+    for (const [id, b] of this.boards) {
+      if (board !== undefined && id !== board) continue;
+      out.push(...[...b.retained.values()].sort((x, y) => x.seq - y.seq));
+    }
+    return out;
+  }
+
+  /** A board's last retained payload of a topic. */
+  last<K extends RetainedTopic>(board: string, topic: K): BoardPayloads[K] | undefined {
+    return this.boards.get(board)?.retained.get(topic)?.payload as BoardPayloads[K] | undefined;
+  }
+
+  /** The alerts of a board active now. */
+  activeAlerts(board: string): AlertPayload[] {
+    return (this.last(board, 'alerts')?.active ?? []).map((a) => ({
+      ...a,
+      seq: this.seqOf(board, 'alerts'),
+    }));
+  }
+
+  seqOf(board: string, topic: RetainedTopic): number {
+    return this.boards.get(board)?.retained.get(topic)?.seq ?? 0;
+  }
+
+  private board(id: string): BoardState {
+    let b = this.boards.get(id);
+    if (!b) {
+      b = { seq: 0, retained: new Map(), alerts: new Map() };
+      this.boards.set(id, b);
+    }
+    return b;
+  }
+
+  private alertChanged(board: string, alert: Omit<AlertPayload, 'seq'>): void {
+    const b = this.board(board);
+    if (alert.active) b.alerts.set(alert.kind, alert);
+    else b.alerts.delete(alert.kind);
+    this.send(board, 'alerts', { active: [...b.alerts.values()] });
+  }
+
+  private send<K extends BoardTopic>(board: string, topic: K, body: Unsequenced<BoardPayloads[K]>): void {
+    const b = this.board(board);
+    const seq = ++b.seq;
+    const payload = (typeof body === 'string' ? body : { ...(body as object), seq }) as BoardPayloads[K];
+    const message = { topic, board, seq, payload } as FeedMessage;
+    if ((RETAINED as readonly string[]).includes(topic)) b.retained.set(topic as RetainedTopic, message);
+    for (const l of [...this.listeners]) l(message);
+  }
+}

@@ -1,0 +1,63 @@
+/** The game of a board as everyone shows it (the retained `position`, the terminal, `game/get`). */
+import type { Game } from '../game/game.js';
+import type { ClockView, GameStatus } from '../mqtt/contract.js';
+import { writePgn } from '../record/pgn.js';
+import type { GameView } from './bus.js';
+
+export interface ViewInput {
+  readonly board: string;
+  readonly gameId: string;
+  readonly game: Game;
+  /** The session's phase: a game with an outcome shows `over` whatever it is. */
+  readonly phase: GameStatus;
+  /** An ending not by the board (abandoned). */
+  readonly closedAs?: { readonly result: string; readonly reason: string } | undefined;
+  /** Game time now (the clock's remaining time). */
+  readonly now: number;
+  readonly tags: Readonly<Record<string, string>>;
+  readonly date: Date;
+}
+
+export function buildView(v: ViewInput): GameView {
+  const { game } = v;
+  const outcome = game.outcome;
+  const moves = game.moves;
+  const status: GameStatus = v.phase === 'over' || outcome || v.closedAs ? 'over' : v.phase;
+  const result = outcome?.result ?? v.closedAs?.result ?? '*';
+  const clock = clockView(game, v.now);
+  return {
+    board: v.board,
+    game: v.gameId,
+    startFen: game.startFen,
+    fen: game.fen,
+    ply: moves.length,
+    moves: moves.map((m) => m.iccs),
+    lastMove: moves.at(-1)?.iccs ?? null,
+    turn: game.turn,
+    check: game.position.isCheck(),
+    status,
+    result,
+    reason: outcome?.reason ?? v.closedAs?.reason ?? null,
+    ...(outcome?.detail ? { detail: outcome.detail } : {}),
+    // Final only for a game that is over and may not be played past.
+    final: status === 'over' && !game.canPlayOn,
+    ...(clock ? { clock } : {}),
+    pgn: writePgn({
+      tags: { ...v.tags, Date: v.date.toISOString().slice(0, 10).replace(/-/g, '.') },
+      fen: game.startFen,
+      moves: moves.map((m) => ({ move: m.move, iccs: m.iccs, clock: m.t })),
+      result,
+    }),
+  };
+}
+
+function clockView(game: Game, now: number): ClockView | undefined {
+  const clock = game.clock;
+  if (!clock) return undefined;
+  const t = Math.max(now, game.moves.at(-1)?.t ?? 0);
+  return {
+    red: clock.remaining('red', t),
+    black: clock.remaining('black', t),
+    running: clock.running ?? null,
+  };
+}
