@@ -4,7 +4,12 @@ import { cpSync, mkdirSync } from 'node:fs';
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: { xqboard: 'src/cli/main.ts', bench: 'bench/main.ts', 'real-play': 'scripts/real-play.ts' },
+  entryPoints: {
+    xqboard: 'src/cli/main.ts',
+    bench: 'bench/main.ts',
+    'real-play': 'scripts/real-play.ts',
+    'hint-worker': 'src/engine/hint-worker.ts',
+  },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

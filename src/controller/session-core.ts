@@ -208,7 +208,8 @@ export class SessionCore implements LifecycleCore {
         if (e.alert.kind !== 'check') this.alerts.raise(e.alert, e.t);
         return;
       case 'alertCleared':
-        this.alerts.clear(e.kind, e.t);
+        // The session ends checks itself, in step with what it has recorded.
+        if (e.kind !== 'check') this.alerts.clear(e.kind, e.t);
         return;
       case 'state':
         this.o.bus.emit('tracker.state', { board, state: e.state, detail: e.detail, t: e.t });

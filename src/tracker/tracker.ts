@@ -78,14 +78,6 @@ export class Tracker {
     else if (event.type === 'button') this.actor.send({ type: 'button', t: event.t, side: event.side });
   }
 
-  /**
-   * Changes options of the game being read, at once. Minimal stand-in (the controller's): the
-   * machine reads its options object live, so this only writes into it.
-   */
-  setOptions(partial: { takebacks?: boolean; foulAfterMs?: number }): void {
-    Object.assign(this.options as { takebacks: boolean; foulAfterMs: number }, partial);
-  }
-
   /** The machine's state value, for tests and status pages. */
   get state(): unknown {
     return this.actor?.getSnapshot().value;
