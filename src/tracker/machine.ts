@@ -602,6 +602,7 @@ function evaluate(context: Context): Partial<Context> {
       maskAfterMs: context.options.maskAfterMs ?? DEFAULT_READER_TIMING.maskAfterMs,
     },
   });
+  if (process.env.XQ_DEBUG) console.log('VERDICT', now, JSON.stringify(verdict));
   const out: { -readonly [K in keyof Context]?: Context[K] } = { verdict };
   const fits = verdict.kind !== 'unknown' && verdict.kind !== 'suspect';
   out.unfitSince = fits ? undefined : (context.unfitSince ?? now);
@@ -644,7 +645,7 @@ function opponentLifted(context: Context): boolean {
 function freshEvidence(context: Context, pos: Position, revisable: boolean): Partial<Context> {
   const cells = expectedCellsOf(context, pos);
   const side = pos.turn === 'red' ? 1 : 2;
-  context.lifts.reset(cells, (s) => pos.colorAt(s) === side);
+  context.lifts.reset(cells, process.env.XQ_OLDRESET ? undefined : (s) => pos.colorAt(s) === side);
   return {
     button: undefined,
     pending: [],

@@ -45,7 +45,7 @@ export interface ReaderTiming {
   readonly maskAfterMs: number;
 }
 
-export const DEFAULT_READER_TIMING: ReaderTiming = { strayMs: 2500, maskAfterMs: 1000 };
+export const DEFAULT_READER_TIMING: ReaderTiming = { strayMs: 2500, maskAfterMs: 2500 };
 
 export interface Evidence {
   /** Squares that read empty longer than a bounce since the confirmed position, with when. */
@@ -76,6 +76,8 @@ export interface ReaderInput {
   /** The board has held still for the settle window: a slide is over. */
   readonly settled: boolean;
   readonly timing?: ReaderTiming;
+  /** Judging with a square masked on trial: no further trials. */
+  readonly probing?: boolean;
 }
 
 export type Verdict =
@@ -197,17 +199,40 @@ export function judge(input: ReaderInput): Verdict {
   const illegal = findIllegal(input, roots, ctx) ?? displaced(input, nearFits, ctx);
   if (illegal) return { kind: 'illegal', displacement: illegal };
 
-  // One square spoils every near fit and has read the same for a while: a dead sensor?
-  const blamed = new Set(nearFits.map((e) => e.bad!));
-  if (blamed.size === 1) {
-    const sq = [...blamed][0]!;
+  return suspectDeadSquare(input, nearFits, obs, timing);
+}
+
+/**
+ * Nothing fits. Is one square's sensor dead? A candidate has read the same for a while and is
+ * the one square that spoils a near fit; it is suspected when masking it, and no other candidate,
+ * lets the board fit.
+ */
+function suspectDeadSquare(
+  input: ReaderInput,
+  nearFits: readonly Explanation[],
+  obs: Uint8Array,
+  timing: ReaderTiming,
+): Verdict {
+  if (input.probing) return { kind: 'unknown' };
+  // Only a square that alone spoils a near fit: an empty square a lifted piece might have gone to
+  // reads as it should, and masking any of them would explain the piece away.
+  const candidates = new Set<Square>(nearFits.map((e) => e.bad!));
+  let recheckAt: number | undefined;
+  const found: Square[] = [];
+  for (const sq of candidates) {
+    if (input.mask.has(sq)) continue;
     const since = input.evidence.changedAt[sq] ?? 0;
-    if (input.now - since >= timing.maskAfterMs) {
-      return { kind: 'suspect', square: sq, reads: obs[sq] === 0 ? 'empty' : 'occupied' };
+    if (input.now - since < timing.maskAfterMs) {
+      recheckAt = Math.min(recheckAt ?? Number.POSITIVE_INFINITY, since + timing.maskAfterMs);
+      continue;
     }
-    return { kind: 'unknown', recheckAt: since + timing.maskAfterMs };
+    const v = judge({ ...input, mask: new Set([...input.mask, sq]), probing: true });
+    if (v.kind !== 'unknown' && v.kind !== 'suspect' && v.kind !== 'illegal') found.push(sq);
+    if (found.length > 1) return { kind: 'unknown', recheckAt };
   }
-  return { kind: 'unknown' };
+  const sq = found[0];
+  if (sq !== undefined) return { kind: 'suspect', square: sq, reads: obs[sq] === 0 ? 'empty' : 'occupied' };
+  return { kind: 'unknown', recheckAt };
 }
 
 function decide(input: ReaderInput, fits: Explanation[]): Verdict {
@@ -230,10 +255,14 @@ function decide(input: ReaderInput, fits: Explanation[]): Verdict {
   const ambiguous = !revision && lines.every((l) => l.length >= 2);
   // Lines the opponent has moved in are kept while the ambiguity lasts: a later board may need
   // them (a third move) though the board in between fits shorter lines with pieces in the hand.
-  const deep = candidates.filter((l) => l.length >= 2);
+  // Kept as they stand when the board shows their position exactly (nothing in the hand): the next
+  // judgement extends them again, so the variants with pieces in the hand need not be kept.
+  const deepFits = fits.filter((e) => !e.revision && e.line.length >= 2);
+  const exact = deepFits.filter((e) => e.hand.length === 0);
+  const deep = dedupe((exact.length > 0 ? exact : deepFits).map((e) => e.line));
   const keep =
     ambiguous || input.pending.length > 0
-      ? dedupe([...deep, ...input.pending.map((l) => [...l])]).slice(0, MAX_LINES)
+      ? dedupe([...input.pending.map((l) => [...l]), ...deep]).slice(0, MAX_LINES)
       : [];
   return { kind: 'wait', lifted, candidates, ambiguous, keep, recheckAt };
 }
@@ -325,7 +354,10 @@ function explain(
         matches(shown[m.to]!, obs[m.to]!);
       if (!mask.has(m.to) && !onTop && !matches(mover, obs[m.to]!)) {
         // Not where this move puts it; unless the reply captures it there (it reads the other side).
-        if (obs[m.to] === 0 || left < 2) continue;
+        // Or a capture whose victim's square has been lifted since: it landed there unseen, and
+        // the next mover has taken it off to capture it in turn.
+        const takenAway = obs[m.to] === 0 && pos.colorAt(m.to) !== 0 && ctx.evidence.lifted.has(m.to);
+        if (!takenAway && (obs[m.to] === 0 || left < 2)) continue;
       } else if (appeared.length === left && appeared.indexOf(m.to) < 0 && appeared.indexOf(m.from) < 0) {
         continue; // every move left must land on a square still unexplained
       }
@@ -335,8 +367,16 @@ function explain(
       }
       // Moves follow each other: a piece that left before an earlier move's piece did is not a
       // later move's.
+      // A chariot or cannon going on along the same line from where its previous move stopped is
+      // one slide seen halfway, not two moves.
+      const all = [...line, ...path];
+      const before = all[all.length - 2];
+      if (before && before.to === m.from && pos.isSlider(m.from) && sameDirection(before, m)) continue;
+      // (Only for a piece that stood there from the start: a square a move of the line filled
+      // was lifted first by another piece.)
       const liftedAt = first.get(m.from);
-      if (liftedAt !== undefined && liftedAt < latestStart(path)) continue;
+      const original = !line.some((x) => x.to === m.from) && !path.some((x) => x.to === m.from);
+      if (liftedAt !== undefined && original && liftedAt < latestStart(path)) continue;
       // Seen: the reading where it lands changed, or that square was seen empty since.
       const unseen =
         mask.has(m.to) || (matches(shown[m.to]!, obs[m.to]!) && !ctx.evidence.lifted.has(m.to)) ? 1 : 0;
@@ -353,6 +393,13 @@ function explain(
     }
   };
   search(root, [], depth);
+}
+
+/** Do two moves go the same way along one file or rank? */
+function sameDirection(a: Move, b: Move): boolean {
+  const df = (m: Move) => Math.sign((m.to % 9) - (m.from % 9));
+  const dr = (m: Move) => Math.sign(Math.floor(m.to / 9) - Math.floor(m.from / 9));
+  return df(a) === df(b) && dr(a) === dr(b);
 }
 
 const near = (a: Square, b: Square): boolean =>
@@ -407,7 +454,7 @@ function add(
   // The next mover takes a piece in hand only after the line's last move landed.
   const last = line[line.length - 1];
   const landed =
-    last && !mask.has(last.to) && ctx.obs[last.to] !== 0 && ctx.refilled.indexOf(last.to) < 0
+    last && !mask.has(last.to) && ctx.obs[last.to] !== 0
       ? (ctx.evidence.changedAt[last.to] ?? Number.NEGATIVE_INFINITY)
       : Number.NEGATIVE_INFINITY;
   for (const sq of hand) {

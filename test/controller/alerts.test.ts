@@ -85,7 +85,7 @@ async function rig(game: Record<string, unknown> = {}): Promise<Rig> {
     archive: { dir },
     web: { enabled: true },
   });
-  const controller = new Controller({ config, handMs: 120, listen: { mqttPort: 0, webPort: 0 } });
+  const controller = new Controller({ config, handMs: 120, listen: { mqttPort: 0, wsPort: 0, webPort: 0 } });
   const started = await controller.start();
   if (!started.ok) throw new Error(started.error.message);
   const mqttUrl = `mqtt://127.0.0.1:${started.value.broker!.port}`;

@@ -172,7 +172,7 @@ async function run(kind: 'mqtt' | 'http' | 'terminal'): Promise<void> {
   const controller = new Controller({
     config,
     handMs: 120,
-    listen: { mqttPort: 0, webPort: 0 },
+    listen: { mqttPort: 0, wsPort: 0, webPort: 0 },
     extensions: (context) => {
       terminal = new TerminalView(context, { output: { write: () => true }, onQuit: () => {} });
       return [terminal];

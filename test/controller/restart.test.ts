@@ -138,7 +138,7 @@ describe('restarts', () => {
         archive: { dir: join(dir, 'games') },
         web: { enabled: false },
       });
-      const third = new Controller({ config, listen: { mqttPort: 0 } });
+      const third = new Controller({ config, listen: { mqttPort: 0, wsPort: 0 } });
       const refused = await third.start();
       expect(refused).toMatchObject({
         ok: false,

@@ -327,7 +327,7 @@ describe('web port', () => {
     );
     const controller = new Controller({
       config: configFor(dir, { mqtt: 0, ws: 0, web: taken }),
-      listen: { mqttPort: 0 },
+      listen: { mqttPort: 0, wsPort: 0 },
     });
     try {
       const started = await controller.start();
