@@ -596,7 +596,8 @@ function evaluate(context: Context): Partial<Context> {
       changedAt: context.squareChangedAt,
     },
     now,
-    settled: context.settled,
+    settled: context.settled || now >= context.changedAt + context.options.settleMs,
+    settleAt: context.changedAt + context.options.settleMs,
     timing: {
       strayMs: context.options.strayMs ?? DEFAULT_READER_TIMING.strayMs,
       maskAfterMs: context.options.maskAfterMs ?? DEFAULT_READER_TIMING.maskAfterMs,

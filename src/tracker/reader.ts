@@ -75,6 +75,8 @@ export interface ReaderInput {
   readonly now: number;
   /** The board has held still for the settle window: a slide is over. */
   readonly settled: boolean;
+  /** When it will have, if nothing changes (a judgement is due then). */
+  readonly settleAt?: number;
   readonly timing?: ReaderTiming;
   /** Judging with a square masked on trial: no further trials. */
   readonly probing?: boolean;
@@ -251,6 +253,19 @@ function decide(input: ReaderInput, fits: Explanation[]): Verdict {
     return { kind: 'commit', moves: agreed, revision, ready: isReady(input, base, agreed, fits) };
   }
   const candidates = dedupe(lines.filter((l) => l.length > 0));
+  // A piece may still be sliding: the squares it passes are no stops, so nothing is concluded
+  // from this board until it has settled.
+  if (!input.settled && !revision && lines.some((l) => isExtendable(input.base, l))) {
+    const at = input.settleAt ?? input.now;
+    return {
+      kind: 'wait',
+      lifted,
+      candidates,
+      ambiguous: false,
+      keep: [...input.pending.map((l) => [...l])],
+      recheckAt: Math.min(recheckAt ?? at, at),
+    };
+  }
   // The opponent has moved in every explanation and still they disagree: say so.
   const ambiguous = !revision && lines.every((l) => l.length >= 2);
   // Lines the opponent has moved in are kept while the ambiguity lasts: a later board may need
@@ -372,6 +387,9 @@ function explain(
       const all = [...line, ...path];
       const before = all[all.length - 2];
       if (before && before.to === m.from && pos.isSlider(m.from) && sameDirection(before, m)) continue;
+      // A capture of a piece an earlier move of the line set down on an empty square: the one
+      // reading there would have to tell both landings.
+      if (shown[m.to] === 0 && pos.colorAt(m.to) !== 0) continue;
       // (Only for a piece that stood there from the start: a square a move of the line filled
       // was lifted first by another piece.)
       const liftedAt = first.get(m.from);
