@@ -603,7 +603,6 @@ function evaluate(context: Context): Partial<Context> {
       maskAfterMs: context.options.maskAfterMs ?? DEFAULT_READER_TIMING.maskAfterMs,
     },
   });
-  if (process.env.XQ_DEBUG) console.log('VERDICT', now, JSON.stringify(verdict));
   const out: { -readonly [K in keyof Context]?: Context[K] } = { verdict };
   const fits = verdict.kind !== 'unknown' && verdict.kind !== 'suspect';
   out.unfitSince = fits ? undefined : (context.unfitSince ?? now);
