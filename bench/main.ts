@@ -19,7 +19,10 @@ const sections: [string, () => Promise<void>][] = [
   ['controller: completing frame → MQTT move message (journal fsync included), p50/p99', benchMqtt],
 ];
 
+// `npm run bench -- "move reader"` runs only the sections whose title contains one of the words.
+const only = process.argv.slice(2);
 for (const [title, run] of sections) {
+  if (only.length > 0 && !only.some((w) => title.includes(w))) continue;
   console.log(`\n== ${title}`);
   await run();
 }

@@ -84,8 +84,11 @@ export const ledsSchema = z.discriminatedUnion('driver', [
     offset: z.int().min(0).default(0),
     serpentine: z.boolean().default(false),
   }),
-  /** LEDs on the board's own microcontroller, through the serial protocol's LED frame. */
-  z.strictObject({ driver: z.literal('serial'), brightness: z.int().min(0).max(255).default(128) }),
+  /**
+   * LEDs on the board's own microcontroller, through the serial protocol's LED frame. Full scale by
+   * default: the firmware applies its own brightness limit (LED_BRIGHTNESS) on top.
+   */
+  z.strictObject({ driver: z.literal('serial'), brightness: z.int().min(0).max(255).default(255) }),
 ]);
 
 export const boardSchema = z.strictObject({

@@ -645,7 +645,7 @@ function opponentLifted(context: Context): boolean {
 function freshEvidence(context: Context, pos: Position, revisable: boolean): Partial<Context> {
   const cells = expectedCellsOf(context, pos);
   const side = pos.turn === 'red' ? 1 : 2;
-  context.lifts.reset(cells, process.env.XQ_OLDRESET ? undefined : (s) => pos.colorAt(s) === side);
+  context.lifts.reset(cells, (s) => pos.colorAt(s) === side);
   return {
     button: undefined,
     pending: [],

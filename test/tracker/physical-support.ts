@@ -9,7 +9,6 @@ import type { Position } from '../../src/rules/position.js';
 import type { Move } from '../../src/rules/types.js';
 import type { Sensing } from '../../src/sensors/snapshot.js';
 import { type Handling, type PhysicalOptions, physicalPlay } from '../../src/simulation/physical-play.js';
-import { rng } from '../../src/simulation/random.js';
 import { runSensorEvents } from '../../src/tracker/run.js';
 import { sharedPath } from '../helpers/shared.js';
 
@@ -74,20 +73,7 @@ export function checkGame(
     tally.counts[k] = (tally.counts[k] ?? 0) + v;
 }
 
-/** A random legal game of up to `plies` from `start` (stops at mate or stalemate). */
-export function randomGame(start: Position, plies: number, seed: number): Move[] {
-  const random = rng(seed);
-  const pos = start.clone();
-  const moves: Move[] = [];
-  for (let k = 0; k < plies; k++) {
-    const legal = pos.legalMoves();
-    if (legal.length === 0) break;
-    const move = legal[Math.floor(random() * legal.length)]!;
-    moves.push(move);
-    pos.play(move);
-  }
-  return moves;
-}
+export { randomGame } from '../../src/simulation/real-play-judge.js';
 
 export function report(title: string, sensing: Sensing, tally: Tally): void {
   console.log(
