@@ -163,8 +163,8 @@ export const trackerSchema = z.strictObject({
   settleMs: ms.default(130),
   /** A reading must hold this long to be believed: sensors bounce for up to 30 ms. */
   bounceMs: ms.default(35),
-  /** A board that matches nothing for this long raises the out-of-sync alert. */
-  outOfSyncMs: ms.default(2000),
+  /** A board that no explanation fits raises the out-of-sync alert this long after it stopped fitting. */
+  outOfSyncMs: ms.default(1000),
 });
 
 export const archiveSchema = z.strictObject({

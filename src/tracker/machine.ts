@@ -43,7 +43,7 @@ export interface TrackerOptions {
 export const DEFAULT_TRACKER_OPTIONS: Omit<TrackerOptions, 'sensing'> = {
   bounceMs: 35,
   settleMs: 130,
-  outOfSyncMs: 2000,
+  outOfSyncMs: 1000,
   takebacks: true,
   foulAfterMs: 0,
   strayMs: DEFAULT_READER_TIMING.strayMs,

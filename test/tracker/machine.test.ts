@@ -195,9 +195,9 @@ describe('out of sync', () => {
     const b = BoardScript.of();
     // It stops fitting once the second pawn lands (judged at t = 1435); a later change on the
     // board does not put the alert off.
-    b.move('a3', 'b4').move('c3', 'd4').wait(1000).flicker('e9', 20).wait(880);
+    b.move('a3', 'b4').move('c3', 'd4').wait(500).flicker('e9', 20).wait(480);
     expect(b.of('alert').filter((a) => a.alert.kind === 'out_of_sync')).toHaveLength(0);
-    b.wait(200);
+    b.wait(100);
     const alert = b.of('alert').find((a) => a.alert.kind === 'out_of_sync')!.alert;
     expect(alert.corrections?.map((c) => c.text).sort()).toEqual(['move b4 to a3', 'move d4 to c3']);
     b.move('b4', 'a3').move('d4', 'c3').wait(300);
