@@ -500,7 +500,8 @@ export function createTrackerMachine() {
             ],
           },
           settling: {
-            on: { button: { target: 'judging', actions: 'recordButton' } },
+            // A button is evidence once a frame after it shows the board: the settle goes on.
+            on: { button: { actions: 'recordButton' } },
             after: { settleRest: { target: 'judging', actions: 'markSettled' } },
           },
           committing: {
