@@ -343,6 +343,12 @@ function explain(
   add(root, line, revision, ctx, out);
   const depth = revising ? 1 : MAX_DEPTH;
   const first = ctx.evidence.firstLifted ?? ctx.evidence.lifted;
+  const liftedAtFirst = (sq: Square): number => first.get(sq) ?? Number.POSITIVE_INFINITY;
+  // When a move's piece was seen to land: its square's reading changed from what the root showed.
+  const landedAt = (m: Move): number =>
+    !mask.has(m.to) && obs[m.to] !== 0 && !matches(shown[m.to]!, obs[m.to]!)
+      ? (ctx.evidence.changedAt[m.to] ?? Number.NEGATIVE_INFINITY)
+      : Number.NEGATIVE_INFINITY;
   const latestStart = (path: Move[]): number => {
     let latest = Number.NEGATIVE_INFINITY;
     for (const m of line) latest = Math.max(latest, first.get(m.from) ?? latest);
@@ -390,6 +396,10 @@ function explain(
       // A capture of a piece an earlier move of the line set down on an empty square: the one
       // reading there would have to tell both landings.
       if (shown[m.to] === 0 && pos.colorAt(m.to) !== 0) continue;
+      // A reply begins after the move it answers landed: a piece that left before that landing was
+      // knocked off by the hand, not moved.
+      const prev = path.length > 0 ? path[path.length - 1] : line[line.length - 1];
+      if (prev && m.to !== prev.to && m.from !== prev.to && liftedAtFirst(m.from) < landedAt(prev)) continue;
       // (Only for a piece that stood there from the start: a square a move of the line filled
       // was lifted first by another piece.)
       const liftedAt = first.get(m.from);
