@@ -13,7 +13,7 @@ const ORACLE = [
   'test/engine/fairy-match.test.ts',
   'test/tracker/physical-*.test.ts',
   'test/tracker/real-play*.test.ts',
-  'test/firmware/simavr*.test.ts',
+  'test/firmware/*.test.ts',
   'test/web/page*.test.ts',
   // All 1,125 master games read, replayed and written in three notations: reference data.
   'test/record/liu-dahua.test.ts',
