@@ -400,6 +400,9 @@ function explain(
       // knocked off by the hand, not moved.
       const prev = path.length > 0 ? path[path.length - 1] : line[line.length - 1];
       if (prev && m.to !== prev.to && m.from !== prev.to && liftedAtFirst(m.from) < landedAt(prev)) continue;
+      // A piece lands after it was lifted: not where the reading changed before it left.
+      const leftAt = first.get(m.from);
+      if (leftAt !== undefined && leftAt > landedAt(m) && landedAt(m) > Number.NEGATIVE_INFINITY) continue;
       // (Only for a piece that stood there from the start: a square a move of the line filled
       // was lifted first by another piece.)
       const liftedAt = first.get(m.from);
