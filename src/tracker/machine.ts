@@ -14,7 +14,14 @@ import { type Color, type Move, makeSquareName, ROLE_NAMES, type Square } from '
 import type { Cells, Sensing } from '../sensors/snapshot.js';
 import { type Correction, pairCorrections } from './corrections.js';
 import { Lifts } from './lifts.js';
-import { DEFAULT_READER_TIMING, type Displacement, expectedCells, judge, type Verdict } from './reader.js';
+import {
+  DEFAULT_READER_TIMING,
+  type Displacement,
+  expectedCells,
+  judge,
+  moverLifted,
+  type Verdict,
+} from './reader.js';
 
 export interface TrackerOptions {
   readonly sensing: Sensing;
@@ -629,17 +636,14 @@ function evaluate(context: Context): Partial<Context> {
     // The board is back as it was: what was lifted and put back is evidence for nothing next.
     return {
       ...out,
-      ...freshEvidence(context, context.game.position, context.revisable && !opponentLifted(context)),
+      ...freshEvidence(
+        context,
+        context.game.position,
+        context.revisable && !moverLifted(context.game.position, context.lifts.at(context.now())),
+      ),
     };
   }
   return out;
-}
-
-function opponentLifted(context: Context): boolean {
-  const pos = context.game.position;
-  const side = pos.turn === 'red' ? 1 : 2;
-  for (const s of context.lifts.at(context.now()).keys()) if (pos.colorAt(s) === side) return true;
-  return false;
 }
 
 /** Evidence starts again from a new confirmed position (or the same one, seen again). */

@@ -118,8 +118,6 @@ interface Explanation {
   readonly hand: Square[];
   /** Pieces in the hand the next mover would not be holding. */
   readonly strays: number;
-  /** Moves of the line nobody saw land (a capture whose target never read otherwise). */
-  readonly hidden: number;
   /** When a stray in the hand stops explaining the board. */
   readonly expires: number;
   /** Near fits: the one square this explanation cannot account for. */
@@ -162,13 +160,16 @@ export function judge(input: ReaderInput): Verdict {
   if (exactly(input.base, ctx)) return { kind: 'idle' };
 
   const found: Explanation[] = [];
-  const roots: Move[][] = [[], ...input.pending.slice(0, MAX_LINES).map((l) => [...l])];
-  for (const line of roots) {
+  const roots = [[], ...input.pending.slice(0, MAX_LINES)].map((l) => {
+    const line = [...l];
     const pos = input.base.clone();
     for (const m of line) pos.play(m);
-    explain(pos, line, false, undefined, ctx, found);
-  }
-  const revisable = input.revisable && input.previous !== undefined && !opponentActed(input);
+    return { line, pos };
+  });
+  // (The search plays and takes back moves on each root: it leaves them as they were.)
+  for (const root of roots) explain(root.pos, root.line, false, undefined, ctx, found);
+  const revisable =
+    input.revisable && input.previous !== undefined && !moverLifted(input.base, input.evidence.lifted);
   if (revisable) explain(input.previous!.position.clone(), [], true, input.previous!.move, ctx, found);
 
   let fits = found.filter((e) => e.bad === undefined);
@@ -198,7 +199,7 @@ export function judge(input: ReaderInput): Verdict {
     return verdict;
   }
 
-  const illegal = findIllegal(input, roots, ctx) ?? displaced(input, nearFits, ctx);
+  const illegal = findIllegal(roots, ctx) ?? displaced(input, nearFits, ctx);
   if (illegal) return { kind: 'illegal', displacement: illegal };
 
   return suspectDeadSquare(input, nearFits, obs, timing);
@@ -303,10 +304,10 @@ const soonest = (times: number[]): number | undefined => {
   return finite.length > 0 ? Math.min(...finite) : undefined;
 };
 
-/** Has the side to move lifted one of its pieces since the last move? */
-function opponentActed(input: ReaderInput): boolean {
-  const side = input.base.turn === 'red' ? 1 : 2;
-  for (const sq of input.evidence.lifted.keys()) if (input.base.colorAt(sq) === side) return true;
+/** Has the side to move in `pos` lifted one of its pieces (the opponent of the last move acted)? */
+export function moverLifted(pos: Position, lifted: ReadonlyMap<Square, number>): boolean {
+  const side = pos.turn === 'red' ? 1 : 2;
+  for (const sq of lifted.keys()) if (pos.colorAt(sq) === side) return true;
   return false;
 }
 
@@ -343,7 +344,6 @@ function explain(
   add(root, line, revision, ctx, out);
   const depth = revising ? 1 : MAX_DEPTH;
   const first = ctx.evidence.firstLifted ?? ctx.evidence.lifted;
-  const liftedAtFirst = (sq: Square): number => first.get(sq) ?? Number.POSITIVE_INFINITY;
   // When a move's piece was seen to land: its square's reading changed from what the root showed.
   const landedAt = (m: Move): number =>
     !mask.has(m.to) && obs[m.to] !== 0 && !matches(shown[m.to]!, obs[m.to]!)
@@ -360,7 +360,6 @@ function explain(
   const shown = new Uint8Array(90);
   for (let sq = 0; sq < 90; sq++) shown[sq] = root.colorAt(sq);
   const covered: Square[] = [];
-  let hidden = 0;
   const search = (pos: Position, path: Move[], left: number): void => {
     // Squares that read a piece the position does not have: each needs a move landing there.
     const appeared = appearedSquares(pos, ctx, covered);
@@ -386,39 +385,36 @@ function explain(
         // The square it left reads a piece: only a reply landing there, seen empty meanwhile.
         if (left < 2 || !ctx.evidence.lifted.has(m.from)) continue;
       }
-      // Moves follow each other: a piece that left before an earlier move's piece did is not a
-      // later move's.
+      // The line's previous move, and the one before it (the same side's).
+      const prev = path.length > 0 ? path[path.length - 1] : line[line.length - 1];
+      const before = path.length > 1 ? path[path.length - 2] : line[line.length - 2 + path.length];
       // A chariot or cannon going on along the same line from where its previous move stopped is
       // one slide seen halfway, not two moves.
-      const all = [...line, ...path];
-      const before = all[all.length - 2];
       if (before && before.to === m.from && pos.isSlider(m.from) && sameDirection(before, m)) continue;
       // A capture of a piece an earlier move of the line set down on an empty square: the one
       // reading there would have to tell both landings.
       if (shown[m.to] === 0 && pos.colorAt(m.to) !== 0) continue;
-      // A reply begins after the move it answers landed: a piece that left before that landing was
-      // knocked off by the hand, not moved.
-      const prev = path.length > 0 ? path[path.length - 1] : line[line.length - 1];
-      if (prev && m.to !== prev.to && m.from !== prev.to && liftedAtFirst(m.from) < landedAt(prev)) continue;
-      // A piece lands after it was lifted: not where the reading changed before it left.
+      // When this piece left its square (its first lift since the confirmed position).
       const leftAt = first.get(m.from);
-      if (leftAt !== undefined && leftAt > landedAt(m) && landedAt(m) > Number.NEGATIVE_INFINITY) continue;
-      // (Only for a piece that stood there from the start: a square a move of the line filled
-      // was lifted first by another piece.)
-      const liftedAt = first.get(m.from);
-      const original = !line.some((x) => x.to === m.from) && !path.some((x) => x.to === m.from);
-      if (liftedAt !== undefined && original && liftedAt < latestStart(path)) continue;
-      // Seen: the reading where it lands changed, or that square was seen empty since.
-      const unseen =
-        mask.has(m.to) || (matches(shown[m.to]!, obs[m.to]!) && !ctx.evidence.lifted.has(m.to)) ? 1 : 0;
+      if (leftAt !== undefined) {
+        // A reply begins after the move it answers landed: a piece that left before that landing
+        // was knocked off by the hand, not moved.
+        if (prev && m.to !== prev.to && m.from !== prev.to && leftAt < landedAt(prev)) continue;
+        // A piece lands after it was lifted: not where the reading changed before it left.
+        const landed = landedAt(m);
+        if (landed > Number.NEGATIVE_INFINITY && leftAt > landed) continue;
+        // Moves follow each other: a piece that left before an earlier move's piece did is not a
+        // later move's (only for a piece that stood there from the start: a square a move of the
+        // line filled was lifted first by another piece).
+        const original = !line.some((x) => x.to === m.from) && !path.some((x) => x.to === m.from);
+        if (original && leftAt < latestStart(path)) continue;
+      }
       pos.play(m);
       path.push(m);
-      hidden += unseen;
       if (onTop) covered.push(m.to);
-      add(pos, [...line, ...path], revision, ctx, out, covered, hidden);
+      add(pos, [...line, ...path], revision, ctx, out, covered);
       if (left > 1) search(pos, path, left - 1);
       if (onTop) covered.pop();
-      hidden -= unseen;
       path.pop();
       pos.undo();
     }
@@ -458,7 +454,6 @@ function add(
   ctx: Ctx,
   out: Explanation[],
   covered: readonly Square[] = [],
-  hidden = 0,
 ): void {
   const { obs, mask, now, timing } = ctx;
   const hand: Square[] = [];
@@ -530,14 +525,15 @@ function add(
     }
     if (!ok) unexplained++;
   }
-  out.push({ line, revision, unexplained, strays, hidden, hand, expires, bad });
+  out.push({ line, revision, unexplained, strays, hand, expires, bad });
 }
 
 /** A single piece displaced where it may not legally go (judged against each root). */
-function findIllegal(input: ReaderInput, roots: Move[][], ctx: Ctx): Displacement | undefined {
-  for (const line of roots) {
-    const pos = input.base.clone();
-    for (const m of line) pos.play(m);
+function findIllegal(
+  roots: readonly { readonly line: Move[]; readonly pos: Position }[],
+  ctx: Ctx,
+): Displacement | undefined {
+  for (const { line, pos } of roots) {
     const diff: Square[] = [];
     for (let sq = 0; sq < 90 && diff.length <= 2; sq++) {
       if (!ctx.mask.has(sq) && !matches(pos.colorAt(sq), ctx.obs[sq]!)) diff.push(sq);
