@@ -138,6 +138,8 @@ interface Ctx {
   readonly sensing: Sensing;
   /** Squares lifted since the confirmed position that read occupied again. */
   readonly refilled: Square[];
+  /** The moves of the lines being judged that capture. */
+  readonly captures: WeakSet<Move>;
 }
 
 const matches = (code: number, o: number): boolean => (o === 3 ? code !== 0 : code === o);
@@ -154,6 +156,7 @@ export function judge(input: ReaderInput): Verdict {
     timing,
     sensing: input.sensing,
     refilled: [...input.evidence.lifted.keys()].filter((sq) => obs[sq] !== 0 && !input.mask.has(sq)),
+    captures: new WeakSet(),
   };
 
   // The board as it was: nothing to explain.
@@ -163,13 +166,20 @@ export function judge(input: ReaderInput): Verdict {
   const roots = [[], ...input.pending.slice(0, MAX_LINES)].map((l) => {
     const line = [...l];
     const pos = input.base.clone();
-    for (const m of line) pos.play(m);
+    for (const m of line) {
+      if (pos.colorAt(m.to) !== 0) ctx.captures.add(m);
+      pos.play(m);
+    }
     return { line, pos };
   });
   // (The search plays and takes back moves on each root: it leaves them as they were.)
   for (const root of roots) explain(root.pos, root.line, false, undefined, ctx, found);
+  // A piece of the side to move lifted and put back (knocked, straightened) is no reply: the last
+  // move may still be revised.
   const revisable =
-    input.revisable && input.previous !== undefined && !moverLifted(input.base, input.evidence.lifted);
+    input.revisable &&
+    input.previous !== undefined &&
+    !moverLifted(input.base, input.evidence.lifted, input.observed);
   if (revisable) explain(input.previous!.position.clone(), [], true, input.previous!.move, ctx, found);
 
   let fits = found.filter((e) => e.bad === undefined);
@@ -296,7 +306,35 @@ function isReady(input: ReaderInput, base: Position, moves: Move[], fits: Explan
   const pos = base.clone();
   for (const m of moves) pos.play(m);
   const next = pos.turn === 'red' ? 1 : 2;
-  return fits.every((e) => e.line.length > moves.length || e.hand.some((sq) => pos.colorAt(sq) === next));
+  // A piece next to the slide's line may have been knocked by the hand that slides: no reply.
+  const last = moves[moves.length - 1]!;
+  return fits.every(
+    (e) =>
+      e.line.length > moves.length ||
+      e.hand.some((sq) => pos.colorAt(sq) === next && !nearSlide(base, moves, last, sq)),
+  );
+}
+
+/** Is `sq` next to the line a sliding piece travels, from where it left to as far as it could go? */
+function nearSlide(base: Position, moves: readonly Move[], last: Move, sq: Square): boolean {
+  if (near(sq, last.from)) return true;
+  const df = Math.sign((last.to % 9) - (last.from % 9));
+  const dr = Math.sign(Math.floor(last.to / 9) - Math.floor(last.from / 9));
+  let pos = base;
+  if (moves.length > 1) {
+    pos = base.clone();
+    for (let k = 0; k < moves.length - 1; k++) pos.play(moves[k]!);
+  }
+  let f = last.from % 9;
+  let r = Math.floor(last.from / 9);
+  for (;;) {
+    f += df;
+    r += dr;
+    if (f < 0 || f > 8 || r < 0 || r > 9) return false;
+    const at = r * 9 + f;
+    if (near(sq, at)) return true;
+    if (at !== last.to && pos.colorAt(at) !== 0 && at !== last.from) return false;
+  }
 }
 
 const soonest = (times: number[]): number | undefined => {
@@ -304,10 +342,15 @@ const soonest = (times: number[]): number | undefined => {
   return finite.length > 0 ? Math.min(...finite) : undefined;
 };
 
-/** Has the side to move in `pos` lifted one of its pieces (the opponent of the last move acted)? */
-export function moverLifted(pos: Position, lifted: ReadonlyMap<Square, number>): boolean {
+/**
+ * Has the side to move in `pos` lifted one of its pieces (the opponent of the last move acted)?
+ * With `observed`, only a piece that is still off its square counts.
+ */
+export function moverLifted(pos: Position, lifted: ReadonlyMap<Square, number>, observed?: Cells): boolean {
   const side = pos.turn === 'red' ? 1 : 2;
-  for (const sq of lifted.keys()) if (pos.colorAt(sq) === side) return true;
+  for (const sq of lifted.keys()) {
+    if (pos.colorAt(sq) === side && (observed === undefined || observed[sq] === '.')) return true;
+  }
   return false;
 }
 
@@ -344,11 +387,7 @@ function explain(
   add(root, line, revision, ctx, out);
   const depth = revising ? 1 : MAX_DEPTH;
   const first = ctx.evidence.firstLifted ?? ctx.evidence.lifted;
-  // When a move's piece was seen to land: its square's reading changed from what the root showed.
-  const landedAt = (m: Move): number =>
-    !mask.has(m.to) && obs[m.to] !== 0 && !matches(shown[m.to]!, obs[m.to]!)
-      ? (ctx.evidence.changedAt[m.to] ?? Number.NEGATIVE_INFINITY)
-      : Number.NEGATIVE_INFINITY;
+  const landedAt = (m: Move): number => landingTime(m, ctx);
   const latestStart = (path: Move[]): number => {
     let latest = Number.NEGATIVE_INFINITY;
     for (const m of line) latest = Math.max(latest, first.get(m.from) ?? latest);
@@ -367,6 +406,7 @@ function explain(
     for (const m of pos.legalMoves()) {
       if (revising && (m.from !== revising.from || m.to === revising.to)) continue;
       const mover = pos.colorAt(m.from);
+      if (pos.colorAt(m.to) !== 0) ctx.captures.add(m);
       const onTop =
         !mask.has(m.to) &&
         pos.colorAt(m.to) !== 0 &&
@@ -376,7 +416,12 @@ function explain(
         // Not where this move puts it; unless the reply captures it there (it reads the other side).
         // Or a capture whose victim's square has been lifted since: it landed there unseen, and
         // the next mover has taken it off to capture it in turn.
-        const takenAway = obs[m.to] === 0 && pos.colorAt(m.to) !== 0 && ctx.evidence.lifted.has(m.to);
+        // (Taken off after this move's piece left: it had to land first.)
+        const takenAway =
+          obs[m.to] === 0 &&
+          pos.colorAt(m.to) !== 0 &&
+          (ctx.evidence.lifted.get(m.to) ?? Number.NEGATIVE_INFINITY) >
+            (first.get(m.from) ?? Number.NEGATIVE_INFINITY);
         if (!takenAway && (obs[m.to] === 0 || left < 2)) continue;
       } else if (appeared.length === left && appeared.indexOf(m.to) < 0 && appeared.indexOf(m.from) < 0) {
         continue; // every move left must land on a square still unexplained
@@ -389,8 +434,15 @@ function explain(
       const prev = path.length > 0 ? path[path.length - 1] : line[line.length - 1];
       const before = path.length > 1 ? path[path.length - 2] : line[line.length - 2 + path.length];
       // A chariot or cannon going on along the same line from where its previous move stopped is
-      // one slide seen halfway, not two moves.
-      if (before && before.to === m.from && pos.isSlider(m.from) && sameDirection(before, m)) continue;
+      // one slide seen halfway, not two moves (unless that move captured: a slide ends there).
+      if (
+        before &&
+        before.to === m.from &&
+        !ctx.captures.has(before) &&
+        pos.isSlider(m.from) &&
+        sameDirection(before, m)
+      )
+        continue;
       // A capture of a piece an earlier move of the line set down on an empty square: the one
       // reading there would have to tell both landings.
       if (shown[m.to] === 0 && pos.colorAt(m.to) !== 0) continue;
@@ -420,6 +472,18 @@ function explain(
     }
   };
   search(root, [], depth);
+}
+
+/**
+ * When a move's piece landed, as early as the evidence allows: after its piece left, and when its
+ * square's reading changed, if that change was the landing. A capture's square may change later
+ * for other reasons (its victim taken away from under it, the capturer touched again), so only
+ * its departure bounds it.
+ */
+function landingTime(m: Move, ctx: Ctx): number {
+  const left = (ctx.evidence.firstLifted ?? ctx.evidence.lifted).get(m.from) ?? Number.NEGATIVE_INFINITY;
+  if (ctx.mask.has(m.to) || ctx.obs[m.to] === 0 || ctx.captures.has(m)) return left;
+  return Math.max(left, ctx.evidence.changedAt[m.to] ?? Number.NEGATIVE_INFINITY);
 }
 
 /** Do two moves go the same way along one file or rank? */
@@ -478,11 +542,9 @@ function add(
   let expires = Number.POSITIVE_INFINITY;
   let strays = 0;
   // The next mover takes a piece in hand only after the line's last move landed.
+  // (It landed after its piece left, whether or not its landing changed the reading.)
   const last = line[line.length - 1];
-  const landed =
-    last && !mask.has(last.to) && ctx.obs[last.to] !== 0
-      ? (ctx.evidence.changedAt[last.to] ?? Number.NEGATIVE_INFINITY)
-      : Number.NEGATIVE_INFINITY;
+  const landed = last ? landingTime(last, ctx) : Number.NEGATIVE_INFINITY;
   for (const sq of hand) {
     const early = (ctx.evidence.changedAt[sq] ?? 0) < landed;
     if (!early && pos.colorAt(sq) === side && own === 0) {
@@ -511,9 +573,11 @@ function add(
     } else expires = Math.min(expires, until);
   }
   // A square lifted and filled again is the doing of a move of the line that touches it, and
-  // that move was under way then: before the next move's piece was lifted.
+  // that move was under way then: after the move before it began, before the next move's piece
+  // was lifted.
   let unexplained = 0;
   const lifted = ctx.evidence.lifted;
+  const first = ctx.evidence.firstLifted ?? lifted;
   for (const sq of ctx.refilled) {
     const at = lifted.get(sq)!;
     let ok = false;
@@ -521,7 +585,10 @@ function add(
       const m = line[k]!;
       if (m.from !== sq && m.to !== sq) continue;
       const next = line[k + 1];
-      ok = next === undefined || at < (lifted.get(next.from) ?? Number.POSITIVE_INFINITY);
+      const prev = line[k - 1];
+      ok =
+        (next === undefined || at < (lifted.get(next.from) ?? Number.POSITIVE_INFINITY)) &&
+        (prev === undefined || at > (first.get(prev.from) ?? Number.NEGATIVE_INFINITY));
     }
     if (!ok) unexplained++;
   }
@@ -557,14 +624,14 @@ function findIllegal(
 }
 
 /**
- * A piece set down where it may not go while another is still in the hand: the board as it was,
- * but for one square that reads a piece the last piece lifted could have been carried to.
+ * A piece set down where it may not go while another is still in the hand: the board as a line
+ * leaves it, but for one square that reads a piece the last piece lifted could have been carried to.
  */
 function displaced(input: ReaderInput, nearFits: readonly Explanation[], ctx: Ctx): Displacement | undefined {
   for (const e of nearFits) {
     const to = e.bad!;
     const o = ctx.obs[to]!;
-    if (o === 0 || e.revision || e.line.length > 0 || e.hand.length > 2) continue;
+    if (o === 0 || e.revision || e.hand.length > 2) continue;
     const pos = input.base.clone();
     for (const m of e.line) pos.play(m);
     if (pos.colorAt(to) !== 0) continue;
