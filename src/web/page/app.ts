@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-/// <reference lib="dom.iterable" />
 /**
  * The web page: every board drawn as a xiangqi board (SVG), live from the controller's
  * Server-Sent Events (the MQTT contract's payloads, see ../events.ts), with its moves in ICCS, WXF
