@@ -231,13 +231,13 @@ export class SessionCore implements LifecycleCore {
     // Not durable, so not announced: viewers are told the record failed instead.
     const recorded = this.recorder.recordMove(move, () => {
       this.alerts.clear('record_failed', e.t);
-      const before = this.game.startPosition;
-      for (const m of this.game.moves.slice(0, e.ply - 1)) before.play(m.move);
+      // Kept per ply by the game: no replay from the start for each announced move.
+      const before = this.game.positionAfter(e.ply - 1);
       const info: MoveInfo = {
         ply: e.ply,
         iccs: e.iccs,
-        wxf: makeWxf(before, e.move) ?? e.iccs,
-        zh: makeChinese(before, e.move) ?? e.iccs,
+        wxf: (before && makeWxf(before, e.move)) ?? e.iccs,
+        zh: (before && makeChinese(before, e.move)) ?? e.iccs,
         color: played.color,
         check: played.check,
         capture: played.captured !== undefined,

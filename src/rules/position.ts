@@ -98,11 +98,11 @@ export class Position {
   hashLo = 0;
   hashHi = 0;
 
-  // Undo stack of make(): move, captured id, halfmoves. Grows for games longer than 1024 plies.
-  // Grows as needed: most positions (clones handed out by the game) never make a move.
-  private undoMove = new Int32Array(32);
-  private undoCaptured = new Uint8Array(32);
-  private undoHalf = new Int32Array(32);
+  // Undo stack of make(): move, captured id, halfmoves. Empty until the first make(): most
+  // positions (copies handed out by the game, one kept per ply) never make a move.
+  private undoMove = new Int32Array(0);
+  private undoCaptured = new Uint8Array(0);
+  private undoHalf = new Int32Array(0);
   private undoTop = 0;
   private searchBuffer: Int32Array | undefined;
 
@@ -635,7 +635,7 @@ export class Position {
   }
 
   private growUndo(): void {
-    const size = this.undoMove.length * 2;
+    const size = Math.max(32, this.undoMove.length * 2);
     const move = new Int32Array(size);
     const captured = new Uint8Array(size);
     const half = new Int32Array(size);
