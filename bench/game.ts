@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Game } from '../src/game/game.js';
-import { parseIccs } from '../src/rules/iccs.js';
+import { parseIccs } from '../src/rules/index.js';
 import { rng } from '../src/simulation/random.js';
 
 export async function benchGame(): Promise<void> {

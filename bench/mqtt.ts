@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'mqtt';
 import { configSchema } from '../src/config/schema.js';
-import { stderrLogger } from '../src/controller/bus.js';
 import { Controller } from '../src/controller/controller.js';
 import { GameJournal } from '../src/record/journal.js';
 import { readPgn } from '../src/record/pgn.js';
-import { Position } from '../src/rules/position.js';
+import { Position } from '../src/rules/index.js';
 import { isExtendable } from '../src/tracker/reader.js';
+import { stderrLogger } from '../src/util/log.js';
 import { benchHints } from './hints.js';
 
 const PLIES = 40;

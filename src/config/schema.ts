@@ -4,7 +4,7 @@
  * the defaults run one simulated board with the embedded MQTT broker and the web page.
  */
 import { z } from 'zod';
-import { parseFen } from '../rules/fen.js';
+import { parseFen } from '../rules/index.js';
 
 const sensing = z.enum(['occupancy', 'colour']);
 const port = z.int().min(1).max(65535);

@@ -12,12 +12,13 @@ import { LedsExtension } from '../leds/extension.js';
 import { MqttBridge } from '../mqtt/bridge.js';
 import { type BrokerAddress, type BrokerError, EmbeddedBroker } from '../mqtt/broker.js';
 import { type ArchiveLock, type ArchiveLockError, lockArchive } from '../record/lock.js';
-import { err, ok, type Result } from '../rules/types.js';
-import type { Clock } from '../sensors/clock.js';
 import { createSources, type SourceContext, type SourceError } from '../sensors/registry.js';
+import type { Clock } from '../util/clock.js';
+import { type Logger, silentLogger } from '../util/log.js';
+import { err, ok, type Result } from '../util/result.js';
 import { type WebAddress, WebServer, type WebServerError } from '../web/server.js';
 import { BoardSession } from './board-session.js';
-import { Bus, type Logger, silentLogger } from './bus.js';
+import { Bus } from './bus.js';
 import type { ControllerContext, Extension } from './extension.js';
 import { BoardFeed } from './feed.js';
 

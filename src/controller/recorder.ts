@@ -15,11 +15,11 @@ import {
   type JournalOutcome,
   type JournalState,
 } from '../record/journal.js';
-import { err, ok, type Result } from '../rules/types.js';
 import { SensorLogWriter } from '../sensors/sensor-log.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
 import type { SensorEvent } from '../sensors/source.js';
-import type { Logger } from './bus.js';
+import type { Logger } from '../util/log.js';
+import { err, ok, type Result } from '../util/result.js';
 
 const PENDING_LOG_LIMIT = 20_000;
 

@@ -2,9 +2,9 @@
  * Starts a sensor source and, when it fails to start, tries again after a wait that doubles (from
  * `initialMs` up to `maxMs`) until it starts or is stopped. The one place sources are retried.
  */
-import type { Clock } from '../sensors/clock.js';
 import type { SensorSource } from '../sensors/source.js';
-import type { Logger } from './bus.js';
+import type { Clock } from '../util/clock.js';
+import type { Logger } from '../util/log.js';
 
 export interface SupervisorOptions {
   readonly board: string;

@@ -7,21 +7,20 @@
  * The move reader drives it with `play`/`undoLast` as the board changes; a recorder reads `moves`,
  * `history` and `outcome`. Bad requests come back as coded errors, never as exceptions.
  */
-import { makeFen, parseFen } from '../rules/fen.js';
-import { makeIccs } from '../rules/iccs.js';
-import { Position } from '../rules/position.js';
-import type { Setup } from '../rules/setup.js';
+
 import {
-  type CodedError,
   type Color,
-  err,
   type Move,
+  makeFen,
+  makeIccs,
   makeSquareName,
-  ok,
   opposite,
   type Piece,
-  type Result,
-} from '../rules/types.js';
+  Position,
+  parseFen,
+  type Setup,
+} from '../rules/index.js';
+import { type CodedError, err, ok, type Result } from '../util/result.js';
 import { ChessClock, type ClockControl, type Flag } from './clock.js';
 import { isInsufficientMaterial } from './material.js';
 import {

@@ -7,10 +7,9 @@
 import type { BoardConfig } from '../config/schema.js';
 import type { ControllerContext, Extension, MqttPublisher } from '../controller/extension.js';
 import { WLED_SPEC, wledApiTopic, wledStatusTopic } from '../mqtt/contract.js';
-import { parseFen } from '../rules/fen.js';
-import { makeSquareName } from '../rules/types.js';
-import { type Clock, systemClock } from '../sensors/clock.js';
+import { makeSquareName, parseFen } from '../rules/index.js';
 import type { Command } from '../sensors/protocol.js';
+import { type Clock, systemClock } from '../util/clock.js';
 import { type LedState, ledFrame, rgbBytes } from './frame.js';
 import { wledPower, wledSegmentCommands } from './wled.js';
 

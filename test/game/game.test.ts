@@ -6,9 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Game, type GameOptions } from '../../src/game/game.js';
 import { isInsufficientMaterial } from '../../src/game/material.js';
 import { TOURNAMENT } from '../../src/game/policy.js';
-import { makeFen, parseFen } from '../../src/rules/fen.js';
-import { makeIccs, parseIccs } from '../../src/rules/iccs.js';
-import type { Move } from '../../src/rules/types.js';
+import { type Move, makeFen, makeIccs, parseFen, parseIccs } from '../../src/rules/index.js';
 import { rng } from '../rules/support.js';
 
 function start(fen?: string, options: GameOptions = {}): Game {

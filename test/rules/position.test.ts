@@ -1,8 +1,6 @@
 /** Position's friendly API: play/undo over long games, clones, queries. */
 import { describe, expect, it } from 'vitest';
-import { parseIccs } from '../../src/rules/iccs.js';
-import { Position } from '../../src/rules/position.js';
-import { type Move, parseSquare } from '../../src/rules/types.js';
+import { type Move, Position, parseIccs, parseSquare } from '../../src/rules/index.js';
 import { fenOf, load } from './support.js';
 
 const move = (iccs: string): Move => {

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
-import { stderrLogger } from '../../controller/bus.js';
 import { Controller } from '../../controller/controller.js';
 import { TerminalView } from '../../controller/terminal.js';
+import { stderrLogger } from '../../util/log.js';
 import { type Command, UsageError } from '../command.js';
 
 const portOption = (text: string | undefined, name: string): number | undefined => {

@@ -14,17 +14,18 @@ import type {
   StatePayload,
 } from '../../mqtt/contract.js';
 import { makeMove, type NotationName } from '../../notation/index.js';
-import { parseFen } from '../../rules/fen.js';
-import { makeIccs, parseIccs } from '../../rules/iccs.js';
-import { Position } from '../../rules/position.js';
 import {
   type Color,
+  makeIccs,
   makeSquareName,
   type Piece,
+  Position,
+  parseFen,
+  parseIccs,
   parseSquare,
   type Role,
   type Square,
-} from '../../rules/types.js';
+} from '../../rules/index.js';
 import { type BoardSnapshot, type BoardsResponse, WEB_TOPICS, type WebEvent } from '../events.js';
 
 const TOPICS = WEB_TOPICS;
