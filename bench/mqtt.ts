@@ -15,7 +15,7 @@ import { GameJournal } from '../src/record/journal.js';
 import { readPgn } from '../src/record/pgn.js';
 import { Position } from '../src/rules/index.js';
 import { isExtendable } from '../src/tracker/reader.js';
-import { stderrLogger } from '../src/util/log.js';
+import { createLogger } from '../src/util/log.js';
 import { benchHints } from './hints.js';
 
 const PLIES = 40;
@@ -48,7 +48,7 @@ export async function benchMqtt(): Promise<void> {
   const controller = new Controller({
     config,
     listen: { mqttPort: 0 },
-    ...(process.env.XQBOARD_BENCH_LOG ? { logger: stderrLogger } : {}),
+    ...(process.env.XQBOARD_BENCH_LOG ? { logger: createLogger() } : {}),
   });
   const started = await controller.start();
   if (!started.ok) throw new Error(started.error.message);

@@ -86,7 +86,8 @@ export class BoardSession {
     this.source = options.source;
     this.bus = options.bus;
     this.clock = options.clock ?? systemClock;
-    this.logger = options.logger ?? silentLogger;
+    // Every line of this board carries its id (`board` in the JSON, the prefix on a terminal).
+    this.logger = (options.logger ?? silentLogger).child({ board: options.board.id });
     this.ownHints = options.hints === undefined;
     this.hints = options.hints ?? new HintEngine();
     const t = options.tracker;

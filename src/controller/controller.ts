@@ -68,7 +68,7 @@ export class Controller {
   constructor(private readonly options: ControllerOptions) {
     this.logger = options.logger ?? silentLogger;
     this.bus = new Bus((event, e) =>
-      this.logger.error(`a listener of ${event} failed: ${(e as Error).stack ?? String(e)}`),
+      this.logger.error(`a listener of ${event} failed`, { event, err: (e as Error).stack ?? String(e) }),
     );
     this.feed = new BoardFeed(this.bus);
     this.feed.start();
@@ -144,7 +144,7 @@ export class Controller {
       ...this.options.sourceContext,
       ...(this.options.clock ? { clock: this.options.clock } : {}),
     });
-    for (const e of errors) this.logger.error(e.message);
+    for (const e of errors) this.logger.child({ board: e.board }).error(e.message);
     for (const board of config.boards) {
       const source = sources.get(board.id);
       if (!source) continue;
@@ -190,7 +190,7 @@ export class Controller {
         try {
           await s.start();
         } catch (e) {
-          this.logger.error(`board ${s.id}: ${(e as Error).message}`);
+          this.logger.child({ board: s.id }).error((e as Error).message);
         }
       }),
     );

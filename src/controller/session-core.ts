@@ -114,9 +114,7 @@ export class SessionCore implements LifecycleCore {
     }
     const game = Game.fromRecord({ fen: read.start.fen, moves }, this.o.gameOptions);
     if (!game.ok) {
-      this.o.logger.error(
-        `board ${this.o.board}: ${found.journal.path} does not replay (${game.error.message})`,
-      );
+      this.o.logger.error(`${found.journal.path} does not replay (${game.error.message})`);
       found.journal.close();
       return 'new';
     }
@@ -129,7 +127,7 @@ export class SessionCore implements LifecycleCore {
     const age = this.o.wallNow() - Date.parse(read.start.startedAt);
     this.origin = this.o.clock.now() - Math.max(lastT, Number.isFinite(age) ? age : 0);
     this.recorder.attach(found, this.origin);
-    this.o.logger.info(`board ${this.o.board}: resuming game ${this.gameId} after ply ${moves.length}`);
+    this.o.logger.info(`resuming game ${this.gameId} after ply ${moves.length}`);
     if (this.isFinal()) return 'resumed_over';
     this.o.simulator?.setPosition(this.game.fen);
     this.o.bus.emit('game.view', { board: this.o.board, view: this.view() });
@@ -179,9 +177,7 @@ export class SessionCore implements LifecycleCore {
     if (!started.ok) this.recordFailed(started.error.message);
     this.playing = true;
     this.finalView = undefined;
-    this.o.logger.info(
-      `board ${this.o.board}: game ${this.gameId} under way at ply ${this.game.moves.length}`,
-    );
+    this.o.logger.info(`game ${this.gameId} under way at ply ${this.game.moves.length}`);
     this.o.bus.emit('game.view', { board: this.o.board, view: this.view() });
     // A game resumed in check: the check is raised again (and ended like any other).
     this.checkAlert(this.now());
@@ -258,7 +254,7 @@ export class SessionCore implements LifecycleCore {
   }
 
   private recordFailed(message: string): void {
-    this.o.logger.error(`board ${this.o.board}: ${message}`);
+    this.o.logger.error(`${message}`);
     this.alerts.raise(
       { kind: 'record_failed', message: `the game record could not be written: ${message}` },
       this.now(),

@@ -37,7 +37,7 @@ export class SourceSupervisor {
     try {
       await this.o.source.stop();
     } catch (e) {
-      this.o.logger.warn(`board ${this.o.board}: stopping the source: ${(e as Error).message}`);
+      this.o.logger.warn(`stopping the source: ${(e as Error).message}`);
     }
   }
 
@@ -47,7 +47,7 @@ export class SourceSupervisor {
       this.waitMs = this.o.retry?.initialMs ?? 1000;
     } catch (e) {
       const reason = `the source did not start: ${(e as Error).message}`;
-      this.o.logger.warn(`board ${this.o.board}: ${reason}; retrying in ${this.waitMs} ms`);
+      this.o.logger.warn(`${reason}; retrying in ${this.waitMs} ms`);
       this.o.onFailure(reason);
       const wait = this.waitMs;
       this.waitMs = Math.min(wait * 2, this.o.retry?.maxMs ?? 30_000);

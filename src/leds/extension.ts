@@ -54,7 +54,7 @@ export class LedsExtension implements Extension {
     for (const b of this.context.config.boards) {
       if (!b.leds || b.leds.driver === 'none') continue;
       if (b.leds.driver === 'wled' && !this.options.mqtt) {
-        this.context.logger.warn(`board ${b.id}: WLED needs MQTT; its LEDs stay dark`);
+        this.context.logger.child({ board: b.id }).warn('WLED needs MQTT; its LEDs stay dark');
         continue;
       }
       this.boards.set(b.id, {
