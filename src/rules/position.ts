@@ -82,7 +82,7 @@ const SCRATCH = new Int32Array(MOVES_PER_PLY);
 const SIDE_NAMES: readonly Color[] = ['red', 'black'];
 const sideIndex = (c: Color): number => (c === 'red' ? 0 : 1);
 
-export const encodeMove = (from: number, to: number): number => from | (to << 8);
+const encodeMove = (from: number, to: number): number => from | (to << 8);
 
 export class Position {
   /** Piece id or OFF on each mailbox index. */
@@ -303,7 +303,7 @@ export class Position {
    * Is mailbox index `k` attacked by the enemies of `side`? Counts the enemy general along an open
    * file, so testing one's own general also tests facing generals (rule 2.2).
    */
-  isAttacked(k: number, side: number): boolean {
+  private isAttacked(k: number, side: number): boolean {
     const board = this.mailbox;
     const them = sideBit(1 - side);
     for (let d = 0; d < 4; d++) {
