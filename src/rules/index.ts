@@ -9,7 +9,7 @@ export { type FenError, type FenErrorCode, INITIAL_FEN, makeBoardFen, makeFen, p
 export { between, crossedRiver, inPalace, onOwnHalf, squareAt } from './geometry.js';
 export { type IccsError, makeIccs, parseIccs } from './iccs.js';
 export { perft, perftDivide } from './perft.js';
-export { Position, type PositionError, type PositionErrorCode } from './position.js';
+export { MAX_PLY, Position, type PositionError, type PositionErrorCode } from './position.js';
 export { boardsEqual, defaultSetup, type Setup, sameSquareContent } from './setup.js';
 export {
   countSquares,
