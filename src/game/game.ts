@@ -332,8 +332,8 @@ export class Game {
     }
     const captured = this.pos.play(move);
     this.positions.push(this.pos.clone());
-    const check = this.pos.isCheck();
     const { state, fen } = this.stateOf(move);
+    const check = state.check;
     this.states.push(state);
     const played: PlayedMove = {
       ply,
