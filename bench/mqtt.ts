@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'mqtt';
 import { configSchema } from '../src/config/schema.js';
-import { stderrLogger } from '../src/controller/bus.js';
 import { Controller } from '../src/controller/controller.js';
 import { GameJournal } from '../src/record/journal.js';
 import { readPgn } from '../src/record/pgn.js';
-import { Position } from '../src/rules/position.js';
+import { Position } from '../src/rules/index.js';
 import { isExtendable } from '../src/tracker/reader.js';
+import { createLogger } from '../src/util/log.js';
 import { benchHints } from './hints.js';
 
 const PLIES = 40;
@@ -48,7 +48,7 @@ export async function benchMqtt(): Promise<void> {
   const controller = new Controller({
     config,
     listen: { mqttPort: 0 },
-    ...(process.env.XQBOARD_BENCH_LOG ? { logger: stderrLogger } : {}),
+    ...(process.env.XQBOARD_BENCH_LOG ? { logger: createLogger() } : {}),
   });
   const started = await controller.start();
   if (!started.ok) throw new Error(started.error.message);

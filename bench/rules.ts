@@ -4,7 +4,7 @@
  * then the start position at depth 5 with progress. Node counts are checked against perft.json.
  */
 import { readFileSync } from 'node:fs';
-import { perft } from '../src/rules/perft.js';
+import { perft } from '../src/rules/index.js';
 import { FairyStockfish } from '../test/helpers/fairy-engine.js';
 import { positionOf } from '../test/helpers/positions.js';
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { readPgn } from '../src/record/pgn.js';
-import type { Position } from '../src/rules/position.js';
+import type { Position } from '../src/rules/index.js';
 import type { Sensing } from '../src/sensors/snapshot.js';
 import { physicalPlay } from '../src/simulation/physical-play.js';
 import { isExtendable } from '../src/tracker/reader.js';

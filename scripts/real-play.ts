@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { readPgn } from '../src/record/pgn.js';
-import { Position } from '../src/rules/position.js';
+import { Position } from '../src/rules/index.js';
 import type { Sensing } from '../src/sensors/snapshot.js';
 import {
   CONDITIONS,

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
 import type { z } from 'zod';
-import { type CodedError, err, ok, type Result } from '../rules/types.js';
+import { type CodedError, err, ok, type Result } from '../util/result.js';
 import { type Config, configSchema } from './schema.js';
 
 export type ConfigErrorCode = 'unreadable' | 'yaml' | 'invalid';

@@ -4,7 +4,8 @@
  * the defaults run one simulated board with the embedded MQTT broker and the web page.
  */
 import { z } from 'zod';
-import { parseFen } from '../rules/fen.js';
+import { parseFen } from '../rules/index.js';
+import { LOG_LEVELS } from '../util/log-level.js';
 
 const sensing = z.enum(['occupancy', 'colour']);
 const port = z.int().min(1).max(65535);
@@ -177,6 +178,11 @@ export const webSchema = z.strictObject({
   port: port.default(8080),
 });
 
+export const logSchema = z.strictObject({
+  /** The least severe lines written: fatal, error, warn, info, debug, trace or silent (`--log-level` overrides). */
+  level: z.enum(LOG_LEVELS).default('info'),
+});
+
 const DEFAULT_BOARDS = [{ id: 'board1', source: { driver: 'simulator' as const } }];
 
 export const configSchema = z
@@ -187,6 +193,7 @@ export const configSchema = z
     tracker: trackerSchema.prefault({}),
     archive: archiveSchema.prefault({}),
     web: webSchema.prefault({}),
+    log: logSchema.prefault({}),
   })
   .superRefine((config, ctx) => {
     const ids = new Map<string, number>();

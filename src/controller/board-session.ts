@@ -9,14 +9,14 @@ import type { BoardConfig, GameConfig, TrackerConfig } from '../config/schema.js
 import { HintEngine } from '../engine/hints.js';
 import { Game, type GameOptions } from '../game/game.js';
 import { makeChinese, makeWxf } from '../notation/index.js';
-import { parseIccs } from '../rules/iccs.js';
-import { type Color, ok, opposite, type Result } from '../rules/types.js';
-import { type Clock, systemClock } from '../sensors/clock.js';
+import { type Color, opposite, parseIccs } from '../rules/index.js';
 import { BoardSimulator, SimulatedHand } from '../sensors/simulator.js';
 import type { SensorEvent, SensorSource, SourceHealth } from '../sensors/source.js';
 import type { TrackerOptions } from '../tracker/machine.js';
-import type { Bus, GameView, Logger, SessionAlert } from './bus.js';
-import { silentLogger } from './bus.js';
+import { type Clock, systemClock } from '../util/clock.js';
+import { type Logger, silentLogger } from '../util/log.js';
+import { ok, type Result } from '../util/result.js';
+import type { Bus, GameView, SessionAlert } from './bus.js';
 import { sessionMachine } from './lifecycle.js';
 import { gameOptionsOf, policyOf, trackerOptionsOf } from './options.js';
 import { SessionCore } from './session-core.js';
@@ -86,7 +86,8 @@ export class BoardSession {
     this.source = options.source;
     this.bus = options.bus;
     this.clock = options.clock ?? systemClock;
-    this.logger = options.logger ?? silentLogger;
+    // Every line of this board carries its id (`board` in the JSON, the prefix on a terminal).
+    this.logger = (options.logger ?? silentLogger).child({ board: options.board.id });
     this.ownHints = options.hints === undefined;
     this.hints = options.hints ?? new HintEngine();
     const t = options.tracker;

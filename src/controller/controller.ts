@@ -12,12 +12,13 @@ import { LedsExtension } from '../leds/extension.js';
 import { MqttBridge } from '../mqtt/bridge.js';
 import { type BrokerAddress, type BrokerError, EmbeddedBroker } from '../mqtt/broker.js';
 import { type ArchiveLock, type ArchiveLockError, lockArchive } from '../record/lock.js';
-import { err, ok, type Result } from '../rules/types.js';
-import type { Clock } from '../sensors/clock.js';
 import { createSources, type SourceContext, type SourceError } from '../sensors/registry.js';
+import type { Clock } from '../util/clock.js';
+import { type Logger, silentLogger } from '../util/log.js';
+import { err, ok, type Result } from '../util/result.js';
 import { type WebAddress, WebServer, type WebServerError } from '../web/server.js';
 import { BoardSession } from './board-session.js';
-import { Bus, type Logger, silentLogger } from './bus.js';
+import { Bus } from './bus.js';
 import type { ControllerContext, Extension } from './extension.js';
 import { BoardFeed } from './feed.js';
 
@@ -67,7 +68,7 @@ export class Controller {
   constructor(private readonly options: ControllerOptions) {
     this.logger = options.logger ?? silentLogger;
     this.bus = new Bus((event, e) =>
-      this.logger.error(`a listener of ${event} failed: ${(e as Error).stack ?? String(e)}`),
+      this.logger.error(`a listener of ${event} failed`, { event, err: (e as Error).stack ?? String(e) }),
     );
     this.feed = new BoardFeed(this.bus);
     this.feed.start();
@@ -143,7 +144,7 @@ export class Controller {
       ...this.options.sourceContext,
       ...(this.options.clock ? { clock: this.options.clock } : {}),
     });
-    for (const e of errors) this.logger.error(e.message);
+    for (const e of errors) this.logger.child({ board: e.board }).error(e.message);
     for (const board of config.boards) {
       const source = sources.get(board.id);
       if (!source) continue;
@@ -189,7 +190,7 @@ export class Controller {
         try {
           await s.start();
         } catch (e) {
-          this.logger.error(`board ${s.id}: ${(e as Error).message}`);
+          this.logger.child({ board: s.id }).error((e as Error).message);
         }
       }),
     );

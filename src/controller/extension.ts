@@ -1,7 +1,8 @@
 /** What every part the controller runs beside the boards provides (zigbee2mqtt's extensions). */
 import type { Config } from '../config/schema.js';
+import type { Logger } from '../util/log.js';
 import type { BoardSession } from './board-session.js';
-import type { Bus, Logger } from './bus.js';
+import type { Bus } from './bus.js';
 import type { BoardFeed } from './feed.js';
 
 export interface Extension {

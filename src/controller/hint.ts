@@ -4,9 +4,7 @@
  * on any machine; the deadline only guards slow machines.
  */
 import { type SearchBudget, searchBest } from '../engine/search.js';
-import { makeIccs } from '../rules/iccs.js';
-import type { Position } from '../rules/position.js';
-import type { Move } from '../rules/types.js';
+import { type Move, makeIccs, type Position } from '../rules/index.js';
 
 export const HINT_BUDGET = { maxDepth: 8, maxNodes: 300_000, deadlineMs: 300 } as const;
 

@@ -8,10 +8,10 @@
  */
 import { and, assign, fromCallback, sendTo, setup } from 'xstate';
 import type { Game } from '../game/game.js';
-import type { Clock } from '../sensors/clock.js';
 import type { Cells } from '../sensors/snapshot.js';
 import type { TrackerEmitted, TrackerOptions } from '../tracker/machine.js';
 import { Tracker } from '../tracker/tracker.js';
+import type { Clock } from '../util/clock.js';
 
 /** What the machine has done to the game and the record (session-core.ts). */
 export interface LifecycleCore {

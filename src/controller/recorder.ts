@@ -15,11 +15,11 @@ import {
   type JournalOutcome,
   type JournalState,
 } from '../record/journal.js';
-import { err, ok, type Result } from '../rules/types.js';
 import { SensorLogWriter } from '../sensors/sensor-log.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
 import type { SensorEvent } from '../sensors/source.js';
-import type { Logger } from './bus.js';
+import type { Logger } from '../util/log.js';
+import { err, ok, type Result } from '../util/result.js';
 
 const PENDING_LOG_LIMIT = 20_000;
 
@@ -63,10 +63,10 @@ export class GameRecorder {
     if (!latest) return undefined;
     const resumed = GameJournal.resume(latest.path);
     if (!resumed.ok) {
-      logger.error(`board ${board}: cannot resume ${latest.path}: ${resumed.error.message}`);
+      logger.error(`cannot resume ${latest.path}: ${resumed.error.message}`);
       return undefined;
     }
-    for (const w of resumed.value.state.warnings) logger.warn(`board ${board}: ${w}`);
+    for (const w of resumed.value.state.warnings) logger.warn(`${w}`);
     return resumed.value;
   }
 
@@ -116,14 +116,12 @@ export class GameRecorder {
     try {
       line = this.writer.line(e);
     } catch (error) {
-      this.options.logger.warn(
-        `board ${this.options.board}: a reading not fit for the sensor log: ${(error as Error).message}`,
-      );
+      this.options.logger.warn(`a reading not fit for the sensor log: ${(error as Error).message}`);
       return;
     }
     if (this.journal) {
       const r = this.journal.appendSensorLines([line]);
-      if (!r.ok) this.options.logger.warn(`board ${this.options.board}: ${r.error.message}`);
+      if (!r.ok) this.options.logger.warn(`${r.error.message}`);
     } else if (this.pending.length < PENDING_LOG_LIMIT) this.pending.push(line);
   }
 
@@ -145,17 +143,17 @@ export class GameRecorder {
 
   /** Journals the end and archives the game (PGN and sensor log beside the journal). */
   finish(result: JournalOutcome['result'], reason: string | null, t: number): void {
-    const { board, logger } = this.options;
+    const { logger } = this.options;
     const journal = this.journal;
     this.journal = undefined;
     this.writer = undefined;
     if (!journal) return;
     const ended = journal.end({ result, reason, t });
-    if (!ended.ok) logger.error(`board ${board}: ${ended.error.message}`);
+    if (!ended.ok) logger.error(`${ended.error.message}`);
     else {
       const archived = finishFromJournal(journal);
-      if (archived.ok) logger.info(`board ${board}: game archived in ${archived.value.pgn}`);
-      else logger.error(`board ${board}: ${archived.error.message}`);
+      if (archived.ok) logger.info(`game archived in ${archived.value.pgn}`);
+      else logger.error(`${archived.error.message}`);
     }
     journal.close();
   }

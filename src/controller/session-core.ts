@@ -6,16 +6,15 @@
 import { Game, type GameOptions } from '../game/game.js';
 import { makeChinese, makeWxf } from '../notation/index.js';
 import { newGameId } from '../record/journal.js';
-import { parseIccs } from '../rules/iccs.js';
-import { Position } from '../rules/position.js';
-import type { Move } from '../rules/types.js';
-import type { Clock } from '../sensors/clock.js';
+import { type Move, Position, parseIccs } from '../rules/index.js';
 import type { BoardSimulator } from '../sensors/simulator.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
 import type { TrackerEmitted, TrackerOptions } from '../tracker/machine.js';
 import { expectedCells } from '../tracker/reader.js';
+import type { Clock } from '../util/clock.js';
+import type { Logger } from '../util/log.js';
 import { ActiveAlerts } from './alerts.js';
-import type { Bus, GameView, Logger, MoveInfo } from './bus.js';
+import type { Bus, GameView, MoveInfo } from './bus.js';
 import type { Booted, LifecycleCore, ReaderInput } from './lifecycle.js';
 import { GameRecorder } from './recorder.js';
 import { buildView } from './view.js';
@@ -115,9 +114,7 @@ export class SessionCore implements LifecycleCore {
     }
     const game = Game.fromRecord({ fen: read.start.fen, moves }, this.o.gameOptions);
     if (!game.ok) {
-      this.o.logger.error(
-        `board ${this.o.board}: ${found.journal.path} does not replay (${game.error.message})`,
-      );
+      this.o.logger.error(`${found.journal.path} does not replay (${game.error.message})`);
       found.journal.close();
       return 'new';
     }
@@ -130,7 +127,7 @@ export class SessionCore implements LifecycleCore {
     const age = this.o.wallNow() - Date.parse(read.start.startedAt);
     this.origin = this.o.clock.now() - Math.max(lastT, Number.isFinite(age) ? age : 0);
     this.recorder.attach(found, this.origin);
-    this.o.logger.info(`board ${this.o.board}: resuming game ${this.gameId} after ply ${moves.length}`);
+    this.o.logger.info(`resuming game ${this.gameId} after ply ${moves.length}`);
     if (this.isFinal()) return 'resumed_over';
     this.o.simulator?.setPosition(this.game.fen);
     this.o.bus.emit('game.view', { board: this.o.board, view: this.view() });
@@ -180,9 +177,7 @@ export class SessionCore implements LifecycleCore {
     if (!started.ok) this.recordFailed(started.error.message);
     this.playing = true;
     this.finalView = undefined;
-    this.o.logger.info(
-      `board ${this.o.board}: game ${this.gameId} under way at ply ${this.game.moves.length}`,
-    );
+    this.o.logger.info(`game ${this.gameId} under way at ply ${this.game.moves.length}`);
     this.o.bus.emit('game.view', { board: this.o.board, view: this.view() });
     // A game resumed in check: the check is raised again (and ended like any other).
     this.checkAlert(this.now());
@@ -231,13 +226,13 @@ export class SessionCore implements LifecycleCore {
     // Not durable, so not announced: viewers are told the record failed instead.
     const recorded = this.recorder.recordMove(move, () => {
       this.alerts.clear('record_failed', e.t);
-      const before = this.game.startPosition;
-      for (const m of this.game.moves.slice(0, e.ply - 1)) before.play(m.move);
+      // Kept per ply by the game: no replay from the start for each announced move.
+      const before = this.game.positionAfter(e.ply - 1);
       const info: MoveInfo = {
         ply: e.ply,
         iccs: e.iccs,
-        wxf: makeWxf(before, e.move) ?? e.iccs,
-        zh: makeChinese(before, e.move) ?? e.iccs,
+        wxf: (before && makeWxf(before, e.move)) ?? e.iccs,
+        zh: (before && makeChinese(before, e.move)) ?? e.iccs,
         color: played.color,
         check: played.check,
         capture: played.captured !== undefined,
@@ -259,7 +254,7 @@ export class SessionCore implements LifecycleCore {
   }
 
   private recordFailed(message: string): void {
-    this.o.logger.error(`board ${this.o.board}: ${message}`);
+    this.o.logger.error(`${message}`);
     this.alerts.raise(
       { kind: 'record_failed', message: `the game record could not be written: ${message}` },
       this.now(),

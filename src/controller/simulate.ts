@@ -5,13 +5,18 @@
  * hand touches a piece, with the reason.
  */
 import { notationOf, parseMoveAny } from '../notation/index.js';
-import { explainIllegal } from '../rules/explain.js';
-import { INITIAL_FEN } from '../rules/fen.js';
-import { makeIccs, parseIccs } from '../rules/iccs.js';
-import { Position } from '../rules/position.js';
-import { type CodedError, err, type Move, ok, opposite, type Result } from '../rules/types.js';
-import type { Clock } from '../sensors/clock.js';
+import {
+  explainIllegal,
+  INITIAL_FEN,
+  type Move,
+  makeIccs,
+  opposite,
+  Position,
+  parseIccs,
+} from '../rules/index.js';
 import type { BoardSimulator, SimulatedHand } from '../sensors/simulator.js';
+import type { Clock } from '../util/clock.js';
+import { type CodedError, err, ok, type Result } from '../util/result.js';
 import type { Bus } from './bus.js';
 import type { SessionCore } from './session-core.js';
 

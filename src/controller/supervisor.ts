@@ -2,9 +2,9 @@
  * Starts a sensor source and, when it fails to start, tries again after a wait that doubles (from
  * `initialMs` up to `maxMs`) until it starts or is stopped. The one place sources are retried.
  */
-import type { Clock } from '../sensors/clock.js';
 import type { SensorSource } from '../sensors/source.js';
-import type { Logger } from './bus.js';
+import type { Clock } from '../util/clock.js';
+import type { Logger } from '../util/log.js';
 
 export interface SupervisorOptions {
   readonly board: string;
@@ -37,7 +37,7 @@ export class SourceSupervisor {
     try {
       await this.o.source.stop();
     } catch (e) {
-      this.o.logger.warn(`board ${this.o.board}: stopping the source: ${(e as Error).message}`);
+      this.o.logger.warn(`stopping the source: ${(e as Error).message}`);
     }
   }
 
@@ -47,7 +47,7 @@ export class SourceSupervisor {
       this.waitMs = this.o.retry?.initialMs ?? 1000;
     } catch (e) {
       const reason = `the source did not start: ${(e as Error).message}`;
-      this.o.logger.warn(`board ${this.o.board}: ${reason}; retrying in ${this.waitMs} ms`);
+      this.o.logger.warn(`${reason}; retrying in ${this.waitMs} ms`);
       this.o.onFailure(reason);
       const wait = this.waitMs;
       this.waitMs = Math.min(wait * 2, this.o.retry?.maxMs ?? 30_000);

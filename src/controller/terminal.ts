@@ -8,9 +8,7 @@
 import { createInterface, type Interface } from 'node:readline';
 import { drawBoard } from '../cli/commands/games.js';
 import { makeChinese } from '../notation/index.js';
-import { parseFen } from '../rules/fen.js';
-import { parseIccs } from '../rules/iccs.js';
-import { Position } from '../rules/position.js';
+import { Position, parseFen, parseIccs } from '../rules/index.js';
 import type { BoardSession } from './board-session.js';
 import type { GameView } from './bus.js';
 import type { ControllerContext, Extension } from './extension.js';

@@ -24,46 +24,28 @@
  *
  * Pure and allocation-light but not tuned: it runs only when a position repeats.
  */
-import type { Color, Move, Piece, Role, Square } from '../rules/types.js';
-
-/** 90 intersections, `undefined` where empty (as `Setup.board`). */
-export type Board = readonly (Piece | undefined)[];
-/** A set of squares: bit `sq` set. */
-export type SquareSet = bigint;
-
-export const EMPTY_SET: SquareSet = 0n;
-const bit = (sq: Square): SquareSet => 1n << BigInt(sq);
-export const hasSquare = (set: SquareSet, sq: Square): boolean => ((set >> BigInt(sq)) & 1n) === 1n;
-
-export function* squaresOf(set: SquareSet): Generator<Square> {
-  let s = set;
-  let sq = 0;
-  while (s) {
-    if (s & 1n) yield sq;
-    s >>= 1n;
-    sq++;
-  }
-}
-
-const countSquares = (set: SquareSet): number => {
-  let n = 0;
-  for (const _ of squaresOf(set)) n++;
-  return n;
-};
-
-const fileOf = (sq: Square): number => sq % 9;
-const rankOf = (sq: Square): number => Math.floor(sq / 9);
-const at = (file: number, rank: number): Square | undefined =>
-  file >= 0 && file < 9 && rank >= 0 && rank < 10 ? rank * 9 + file : undefined;
-
-const inPalace = (color: Color, sq: Square): boolean => {
-  const f = fileOf(sq);
-  const r = rankOf(sq);
-  return f >= 3 && f <= 5 && (color === 'red' ? r <= 2 : r >= 7);
-};
-const ownHalf = (color: Color, sq: Square): boolean => (color === 'red' ? rankOf(sq) <= 4 : rankOf(sq) >= 5);
-/** A soldier that has crossed the river (it may then move sideways, and becomes a chase target). */
-export const crossedRiver = (color: Color, sq: Square): boolean => !ownHalf(color, sq);
+import {
+  squareAt as at,
+  attackersTo,
+  attacksFrom,
+  type Board,
+  between as betweenSquares,
+  squareBit as bit,
+  type Color,
+  countSquares,
+  crossedRiver,
+  EMPTY_SET,
+  squareFile as fileOf,
+  generalOf,
+  hasSquare,
+  type Move,
+  type Role,
+  squareRank as rankOf,
+  type Square,
+  type SquareSet,
+  squareSetOf,
+  squaresOf,
+} from '../rules/index.js';
 
 const ORTHO: readonly [number, number][] = [
   [0, 1],
@@ -77,98 +59,6 @@ const DIAG: readonly [number, number][] = [
   [-1, 1],
   [-1, -1],
 ];
-
-/**
- * Squares a `piece` standing on `sq` attacks (could capture on, whatever stands there) on
- * `board`. The general's attack along an open file (facing generals) is not included here.
- */
-export function attacksFrom(board: Board, sq: Square, piece: Piece): SquareSet {
-  const f = fileOf(sq);
-  const r = rankOf(sq);
-  let set = EMPTY_SET;
-  switch (piece.role) {
-    case 'king':
-      for (const [df, dr] of ORTHO) {
-        const t = at(f + df, r + dr);
-        if (t !== undefined && inPalace(piece.color, t)) set |= bit(t);
-      }
-      return set;
-    case 'advisor':
-      for (const [df, dr] of DIAG) {
-        const t = at(f + df, r + dr);
-        if (t !== undefined && inPalace(piece.color, t)) set |= bit(t);
-      }
-      return set;
-    case 'elephant':
-      for (const [df, dr] of DIAG) {
-        const eye = at(f + df, r + dr);
-        const t = at(f + 2 * df, r + 2 * dr);
-        if (eye === undefined || t === undefined || board[eye] || !ownHalf(piece.color, t)) continue;
-        set |= bit(t);
-      }
-      return set;
-    case 'horse':
-      for (const [df, dr] of ORTHO) {
-        const leg = at(f + df, r + dr);
-        if (leg === undefined || board[leg]) continue;
-        for (const side of [-1, 1]) {
-          const t = df === 0 ? at(f + side, r + 2 * dr) : at(f + 2 * df, r + side);
-          if (t !== undefined) set |= bit(t);
-        }
-      }
-      return set;
-    case 'chariot':
-    case 'cannon':
-      for (const [df, dr] of ORTHO) {
-        let screens = 0;
-        for (let k = 1; ; k++) {
-          const t = at(f + k * df, r + k * dr);
-          if (t === undefined) break;
-          if (piece.role === 'chariot') {
-            set |= bit(t);
-            if (board[t]) break;
-          } else if (board[t]) {
-            if (screens === 1) {
-              set |= bit(t);
-              break;
-            }
-            screens++;
-          }
-        }
-      }
-      return set;
-    case 'pawn': {
-      const forward = piece.color === 'red' ? 1 : -1;
-      const ahead = at(f, r + forward);
-      if (ahead !== undefined) set |= bit(ahead);
-      if (crossedRiver(piece.color, sq)) {
-        for (const side of [-1, 1]) {
-          const t = at(f + side, r);
-          if (t !== undefined) set |= bit(t);
-        }
-      }
-      return set;
-    }
-  }
-}
-
-/** Pieces of `color` that attack `sq` on `board`. */
-export function attackersTo(board: Board, sq: Square, color: Color): SquareSet {
-  let set = EMPTY_SET;
-  for (let s = 0; s < 90; s++) {
-    const p = board[s];
-    if (p && p.color === color && hasSquare(attacksFrom(board, s, p), sq)) set |= bit(s);
-  }
-  return set;
-}
-
-export function kingSquareOf(board: Board, color: Color): Square | undefined {
-  for (let s = 0; s < 90; s++) {
-    const p = board[s];
-    if (p && p.color === color && p.role === 'king') return s;
-  }
-  return undefined;
-}
 
 const piecesOf = (board: Board, color: Color, roles?: readonly Role[]): SquareSet => {
   let set = EMPTY_SET;
@@ -186,18 +76,7 @@ const without = (board: Board, ...squares: Square[]): Board => {
 };
 
 /** Squares strictly between two squares on one file or rank (empty set otherwise). */
-function between(a: Square, b: Square): SquareSet {
-  const fa = fileOf(a);
-  const ra = rankOf(a);
-  const fb = fileOf(b);
-  const rb = rankOf(b);
-  if (fa !== fb && ra !== rb) return EMPTY_SET;
-  const df = Math.sign(fb - fa);
-  const dr = Math.sign(rb - ra);
-  let set = EMPTY_SET;
-  for (let f = fa + df, r = ra + dr; f !== fb || r !== rb; f += df, r += dr) set |= bit(r * 9 + f);
-  return set;
-}
+const between = (a: Square, b: Square): SquareSet => squareSetOf(betweenSquares(a, b));
 
 /** The whole file or rank through `a` and `b` (empty when they share neither). */
 function lineThrough(a: Square, b: Square): SquareSet {
@@ -230,7 +109,7 @@ function neighbours(sq: Square, steps: readonly [number, number][]): SquareSet {
  * and attackers' pieces that can give a discovered check.
  */
 export function kingBlockers(board: Board, kingColor: Color): SquareSet {
-  const k = kingSquareOf(board, kingColor);
+  const k = generalOf(board, kingColor);
   if (k === undefined) return EMPTY_SET;
   const enemy: Color = kingColor === 'red' ? 'black' : 'red';
   let blockers = EMPTY_SET;
@@ -292,8 +171,8 @@ export function chasedBy(before: Board, after: Board, move: Move, explain?: Chas
   const mover = after[move.to]?.color;
   if (!mover) return EMPTY_SET;
   const victim: Color = mover === 'red' ? 'black' : 'red';
-  const victimKing = kingSquareOf(after, victim);
-  const moverKing = kingSquareOf(after, mover);
+  const victimKing = generalOf(after, victim);
+  const moverKing = generalOf(after, mover);
   let chased = EMPTY_SET;
 
   let pins = kingBlockers(after, victim);

@@ -1,3 +1,5 @@
+import { type Color, opposite } from '../rules/index.js';
+import { type CodedError, err, ok, type Result } from '../util/result.js';
 /**
  * Rule 4.1.4: a chess clock driven only by the times the caller gives (ms on any monotonic
  * scale); it never reads the wall clock, so tests and log replays run it exactly.
@@ -10,7 +12,6 @@
  * that side completes a move (or presses its clock button). The flag falls when a side's time
  * reaches zero before it completes the moves of its period: a time of exactly zero is a fall.
  */
-import { type CodedError, type Color, err, ok, opposite, type Result } from '../rules/types.js';
 
 export interface ClockPeriod {
   /** Moves to complete in this period; undefined: the rest of the game (sudden death). */

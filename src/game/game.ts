@@ -7,21 +7,20 @@
  * The move reader drives it with `play`/`undoLast` as the board changes; a recorder reads `moves`,
  * `history` and `outcome`. Bad requests come back as coded errors, never as exceptions.
  */
-import { parseFen } from '../rules/fen.js';
-import { makeIccs } from '../rules/iccs.js';
-import { Position } from '../rules/position.js';
-import type { Setup } from '../rules/setup.js';
+
 import {
-  type CodedError,
   type Color,
-  err,
   type Move,
+  makeFen,
+  makeIccs,
   makeSquareName,
-  ok,
   opposite,
   type Piece,
-  type Result,
-} from '../rules/types.js';
+  Position,
+  parseFen,
+  type Setup,
+} from '../rules/index.js';
+import { type CodedError, err, ok, type Result } from '../util/result.js';
 import { ChessClock, type ClockControl, type Flag } from './clock.js';
 import { isInsufficientMaterial } from './material.js';
 import {
@@ -121,7 +120,10 @@ export interface IllegalVerdict {
 const failure = (code: GameErrorCode, message: string): Result<never, GameError> => err({ code, message });
 
 export class Game {
-  private pos: Position;
+  /** The current position; its undo stack takes moves back (no replay from the start). */
+  private readonly pos: Position;
+  /** The position after each ply, the start first: what readers ask for by ply, kept as played. */
+  private readonly positions: Position[];
   private readonly played: PlayedMove[] = [];
   private readonly states: HistoryState[] = [];
   private ended: Outcome | undefined;
@@ -132,15 +134,16 @@ export class Game {
   readonly moveLimit: number;
 
   private constructor(
-    private readonly start: Position,
+    start: Position,
     private readonly startFenText: string,
     readonly options: GameOptions,
     clock: ChessClock | undefined,
   ) {
     this.pos = start.clone();
+    this.positions = [start];
     this.clockModel = clock;
     this.moveLimit = options.moveLimit ?? DEFAULT_MOVE_LIMIT;
-    this.states.push(this.stateOf(undefined));
+    this.states.push(this.stateOf(undefined).state);
     this.ended = this.judge(0);
   }
 
@@ -171,9 +174,7 @@ export class Game {
       if (!made.ok) return failure('clock', made.error.message);
       clock = made.value;
     }
-    const setup = pos.toSetup();
-    const fen = `${pos.boardFen} ${setup.turn === 'red' ? 'w' : 'b'} - - ${setup.halfmoves} ${setup.fullmoves}`;
-    return ok(new Game(pos, fen, options, clock));
+    return ok(new Game(pos, makeFen(pos.toSetup()), options, clock));
   }
 
   /**
@@ -204,7 +205,15 @@ export class Game {
   }
 
   get startPosition(): Position {
-    return this.start.clone();
+    return this.positions[0]!.clone();
+  }
+
+  /**
+   * A copy of the position after `plies` moves (0: the start), undefined outside the game. Kept
+   * per ply, so the position before the last move costs a copy, not a replay of the game.
+   */
+  positionAfter(plies: number): Position | undefined {
+    return this.positions[plies]?.clone();
   }
 
   get startFen(): string {
@@ -212,8 +221,7 @@ export class Game {
   }
 
   get fen(): string {
-    const s = this.pos.toSetup();
-    return `${this.pos.boardFen} ${s.turn === 'red' ? 'w' : 'b'} - - ${s.halfmoves} ${s.fullmoves}`;
+    return this.played.at(-1)?.fen ?? this.startFenText;
   }
 
   get turn(): Color {
@@ -323,8 +331,9 @@ export class Game {
       }
     }
     const captured = this.pos.play(move);
-    const check = this.pos.isCheck();
-    const state = this.stateOf(move);
+    this.positions.push(this.pos.clone());
+    const { state, fen } = this.stateOf(move);
+    const check = state.check;
     this.states.push(state);
     const played: PlayedMove = {
       ply,
@@ -336,7 +345,7 @@ export class Game {
       check,
       t,
       hash: state.hash,
-      fen: this.fen,
+      fen,
     };
     this.played.push(played);
     if (this.drawOffer && this.drawOffer.color !== color) this.drawOffer = undefined;
@@ -362,10 +371,8 @@ export class Game {
     if (!time.ok) return time;
     this.played.pop();
     this.states.pop();
-    // Replaying from the start keeps no limit on the length of a game.
-    const pos = this.start.clone();
-    for (const m of this.played) pos.play(m.move);
-    this.pos = pos;
+    this.positions.pop();
+    this.pos.undo();
     this.ended = undefined;
     this.drawOffer = undefined;
     if (this.clockModel && (this.options.clockSwitch ?? 'move') === 'move') this.clockModel.takeBack(t);
@@ -502,15 +509,20 @@ export class Game {
 
   // ------------------------------------------------------------------ internals
 
-  private stateOf(move: Move | undefined): HistoryState {
+  /** The history state of the current position, reached by `move`, and its FEN. */
+  private stateOf(move: Move | undefined): { state: HistoryState; fen: string } {
     const pos = this.pos;
-    return {
+    const setup = pos.toSetup();
+    const fen = makeFen(setup);
+    const state: HistoryState = {
       hash: pos.hash,
-      key: `${pos.boardFen} ${pos.turn === 'red' ? 'w' : 'b'}`,
-      board: pos.toSetup().board,
+      // Board FEN and side: the FEN up to the side's letter.
+      key: fen.slice(0, fen.indexOf(' ') + 2),
+      board: setup.board,
       check: pos.isCheck(),
       ...(move ? { move } : {}),
     };
+    return { state, fen };
   }
 
   /** The endings the rules decide from the position and its history, in order of precedence. */

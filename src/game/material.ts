@@ -15,7 +15,7 @@
  * the last rank (they still move sideways and can check a general on its back rank), and a lone
  * soldier against advisors (wins or draws depend on the position).
  */
-import type { Board } from './chase.js';
+import type { Board } from '../rules/index.js';
 
 const ATTACKERS = new Set(['chariot', 'horse', 'cannon', 'pawn']);
 

@@ -1,5 +1,5 @@
+import type { Color } from '../rules/index.js';
 /** How a game ends: result, reason and the article of rule 4 (../shared/docs/rules.md) behind it. */
-import type { Color } from '../rules/types.js';
 
 export type GameResult = '1-0' | '0-1' | '1/2-1/2';
 

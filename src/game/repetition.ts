@@ -12,8 +12,17 @@
  * position, and the other side's moves inside the cycle. Chased pieces are followed through
  * their own moves, so "the same piece" is a piece, not a square.
  */
-import type { Color, Move, Square } from '../rules/types.js';
-import { type Board, chasedBy, EMPTY_SET, type SquareSet, squaresOf, undoMoveSquares } from './chase.js';
+
+import {
+  type Board,
+  type Color,
+  EMPTY_SET,
+  type Move,
+  type Square,
+  type SquareSet,
+  squaresOf,
+} from '../rules/index.js';
+import { chasedBy, undoMoveSquares } from './chase.js';
 
 /** One position of a game: the start (no `move`) or the position after a move. */
 export interface HistoryState {

@@ -7,10 +7,9 @@
 import type { BoardConfig } from '../config/schema.js';
 import type { ControllerContext, Extension, MqttPublisher } from '../controller/extension.js';
 import { WLED_SPEC, wledApiTopic, wledStatusTopic } from '../mqtt/contract.js';
-import { parseFen } from '../rules/fen.js';
-import { makeSquareName } from '../rules/types.js';
-import { type Clock, systemClock } from '../sensors/clock.js';
+import { makeSquareName, parseFen } from '../rules/index.js';
 import type { Command } from '../sensors/protocol.js';
+import { type Clock, systemClock } from '../util/clock.js';
 import { type LedState, ledFrame, rgbBytes } from './frame.js';
 import { wledPower, wledSegmentCommands } from './wled.js';
 
@@ -55,7 +54,7 @@ export class LedsExtension implements Extension {
     for (const b of this.context.config.boards) {
       if (!b.leds || b.leds.driver === 'none') continue;
       if (b.leds.driver === 'wled' && !this.options.mqtt) {
-        this.context.logger.warn(`board ${b.id}: WLED needs MQTT; its LEDs stay dark`);
+        this.context.logger.child({ board: b.id }).warn('WLED needs MQTT; its LEDs stay dark');
         continue;
       }
       this.boards.set(b.id, {

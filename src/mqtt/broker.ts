@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:net';
 import { Aedes } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
-import { type CodedError, err, ok, type Result } from '../rules/types.js';
+import { type CodedError, err, ok, type Result } from '../util/result.js';
 
 export type BrokerErrorCode = 'port_in_use' | 'listen_failed';
 export interface BrokerError extends CodedError<BrokerErrorCode> {

@@ -284,11 +284,12 @@ export interface ResponsePayload {
 /** Checks a request payload: the parsed request, or a message naming what is wrong and where. */
 export function parseRequest<N extends RequestName>(
   name: N,
-  payload: Buffer | string,
+  payload: Uint8Array | string,
 ):
   | { ok: true; value: RequestPayload<N> }
   | { ok: false; message: string; transaction: string | number | null } {
-  const text = payload.toString();
+  // Uint8Array (a Buffer from MQTT): the browser page type-checks this file without Node's types.
+  const text = typeof payload === 'string' ? payload : new TextDecoder().decode(payload);
   let json: unknown;
   if (text.trim() === '') json = {};
   else {

@@ -9,8 +9,9 @@
  * Advisors and elephants are never told apart. Reading accepts traditional forms (帥 俥 傌 車 馬 砲
  * 包 進 後 將), digits of either width for either side, and the front/rear sign after the piece.
  */
-import type { Position } from '../rules/position.js';
-import { type Color, type Move, ok, type Result, type Role } from '../rules/types.js';
+
+import type { Color, Move, Position, Role } from '../rules/index.js';
+import { ok, type Result } from '../util/result.js';
 import {
   type Direction,
   describeMove,

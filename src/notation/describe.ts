@@ -4,21 +4,17 @@
  * (forward, back, sideways) and a target (a file, or a number of steps). Both notations are
  * generated from `describeMove` and parsed into a `MoveDescriptor` matched against the legal moves.
  */
-import { CODE_ROLES, FROM_MAILBOX, ROLE_OF } from '../rules/geometry.js';
-import type { Position } from '../rules/position.js';
 import {
-  type CodedError,
   type Color,
-  err,
   type Move,
   makeSquare,
-  ok,
-  type Result,
+  type Position,
   type Role,
   type Square,
   squareFile,
   squareRank,
-} from '../rules/types.js';
+} from '../rules/index.js';
+import { type CodedError, err, ok, type Result } from '../util/result.js';
 
 export type NotationErrorCode = 'notation_syntax' | 'no_such_move' | 'ambiguous';
 export interface NotationError extends CodedError<NotationErrorCode> {
@@ -181,13 +177,11 @@ export function resolveDescriptor(
 ): Result<Move, NotationError> {
   // Cheap tests on the raw move list first: most legal moves are of another piece.
   const candidates: Move[] = [];
-  for (const m of pos.legalCodes()) {
-    const id = pos.board[m & 255]!;
-    if (CODE_ROLES[ROLE_OF[id]!] !== d.role) continue;
-    const from = FROM_MAILBOX[m & 255]!;
-    if (d.file !== undefined && d.which === undefined && moverFile(squareFile(from), pos.turn) !== d.file)
+  for (const m of pos.legalMoves()) {
+    if (pos.pieceAt(m.from)?.role !== d.role) continue;
+    if (d.file !== undefined && d.which === undefined && moverFile(squareFile(m.from), pos.turn) !== d.file)
       continue;
-    candidates.push({ from, to: FROM_MAILBOX[(m >> 8) & 255]! });
+    candidates.push(m);
   }
   const found = candidates.filter((move) => {
     const facts = describeMove(pos, move);

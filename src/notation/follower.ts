@@ -2,8 +2,8 @@
  * Names moves as they are played and taken back, in WXF and Chinese: a mirror of the game that
  * follows a stream of move and retract events (several moves may be announced at once).
  */
-import type { Position } from '../rules/position.js';
-import type { Move } from '../rules/types.js';
+
+import type { Move, Position } from '../rules/index.js';
 import { makeChinese } from './chinese.js';
 import { makeWxf } from './wxf.js';
 

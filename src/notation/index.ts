@@ -1,7 +1,7 @@
 /** Moves in any of the three notations: ICCS (`h2e2`, `H2-E2`), WXF (`C2.5`) and Chinese (炮二平五). */
-import { makeIccs, parseIccs } from '../rules/iccs.js';
-import type { Position } from '../rules/position.js';
-import type { Move, Result } from '../rules/types.js';
+
+import { type Move, makeIccs, type Position, parseIccs } from '../rules/index.js';
+import type { Result } from '../util/result.js';
 import { CHINESE_DEFAULT, type ChineseStyle, looksChinese, makeChinese, parseChinese } from './chinese.js';
 import { type NotationError, notationError } from './describe.js';
 import { makeWxf, parseWxf, WXF_OFFICIAL, type WxfStyle } from './wxf.js';

@@ -8,8 +8,9 @@
  * pawns stacked on two files: the file digit replaces the letter (`3+.4`, `33.4`, `3-.4`).
  * Advisors and elephants are never told apart.
  */
-import type { Position } from '../rules/position.js';
-import { type Move, ok, type Result, type Role } from '../rules/types.js';
+
+import type { Move, Position, Role } from '../rules/index.js';
+import { ok, type Result } from '../util/result.js';
 import {
   type Direction,
   describeMove,

@@ -3,10 +3,8 @@
  * Turns a journal into a game (replaying it by the rules) and finishes a game into its PGN.
  */
 import { join } from 'node:path';
-import { parseFen } from '../rules/fen.js';
-import { makeIccs, parseIccs } from '../rules/iccs.js';
-import { Position } from '../rules/position.js';
-import { type CodedError, err, ok, type Result } from '../rules/types.js';
+import { makeIccs, Position, parseFen, parseIccs } from '../rules/index.js';
+import { type CodedError, err, ok, type Result } from '../util/result.js';
 import { GameJournal, type JournalError, type JournalState, listJournals, readJournal } from './journal.js';
 import { type PgnGame, type PgnMove, type PgnWriteOptions, writePgn } from './pgn.js';
 

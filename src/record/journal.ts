@@ -22,8 +22,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { INITIAL_FEN } from '../rules/fen.js';
-import { type CodedError, err, ok, type Result } from '../rules/types.js';
+import { INITIAL_FEN } from '../rules/index.js';
+import { type CodedError, err, ok, type Result } from '../util/result.js';
 
 export const JOURNAL_SUFFIX = '.journal.jsonl';
 export const PGN_SUFFIX = '.pgn';

@@ -7,7 +7,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { type CodedError, err, ok, type Result } from '../rules/types.js';
+import { type CodedError, err, ok, type Result } from '../util/result.js';
 
 export const LOCK_FILE = 'xqboard.lock';
 

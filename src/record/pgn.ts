@@ -6,10 +6,8 @@
  */
 
 import { makeMove, type NotationName, type NotationStyle, parseMoveAny } from '../notation/index.js';
-import { INITIAL_FEN, makeFen, parseFen } from '../rules/fen.js';
-import { makeIccs } from '../rules/iccs.js';
-import { Position } from '../rules/position.js';
-import { type CodedError, err, type Move, ok, type Result } from '../rules/types.js';
+import { INITIAL_FEN, type Move, makeFen, makeIccs, Position, parseFen } from '../rules/index.js';
+import { type CodedError, err, ok, type Result } from '../util/result.js';
 
 export interface PgnMove {
   readonly move: Move;

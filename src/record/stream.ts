@@ -4,7 +4,7 @@
  * from the first 64 KiB.
  */
 import { createReadStream } from 'node:fs';
-import type { Result } from '../rules/types.js';
+import type { Result } from '../util/result.js';
 import { chunkDecoder, detectEncoding, type TextEncodingName } from './encoding.js';
 import { GameSplitter, type PgnError, type PgnGame, parseGame } from './pgn.js';
 

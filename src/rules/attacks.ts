@@ -1,93 +1,121 @@
 /**
- * Attacks on a plain 90-square board, for explanations (which piece gives check, which piece would
- * take the general). Clear rather than fast: move generation has its own attack test in position.ts.
+ * Attacks on a plain 90-square board, written to be read: which points a piece attacks, which
+ * pieces attack a point, facing generals. Explanations (which piece gives check), chase detection
+ * (game/chase.ts) and the tests of the fast move generator (position.ts, which has its own mailbox
+ * attack test and is property-tested against this module) use it.
  */
-import type { Setup } from './setup.js';
-import { type Color, makeSquare, type Square, squareFile, squareRank } from './types.js';
+import { between, crossedRiver, inPalace, onOwnHalf, squareAt } from './geometry.js';
+import { EMPTY_SET, type SquareSet, squareBit, squaresOf } from './squareset.js';
+import { type Color, type Piece, type Square, squareFile, squareRank } from './types.js';
 
-export type Board = Setup['board'];
+/** 90 intersections, `undefined` where empty (as `Setup.board`). */
+export type Board = readonly (Piece | undefined)[];
 
-const inPalace = (color: Color, file: number, rank: number): boolean =>
-  file >= 3 && file <= 5 && (color === 'red' ? rank <= 2 : rank >= 7);
-const onOwnHalf = (color: Color, rank: number): boolean => (color === 'red' ? rank <= 4 : rank >= 5);
-const onBoard = (file: number, rank: number): boolean => file >= 0 && file < 9 && rank >= 0 && rank < 10;
+const ORTHO: readonly (readonly [number, number])[] = [
+  [0, 1],
+  [0, -1],
+  [1, 0],
+  [-1, 0],
+];
+const DIAG: readonly (readonly [number, number])[] = [
+  [1, 1],
+  [1, -1],
+  [-1, 1],
+  [-1, -1],
+];
 
 /**
- * The squares of the pieces of colour `by` that could capture a piece standing on `target` (rule 2.3):
- * for a cannon that means exactly one screen between. The generals' facing is not an attack here:
- * see `generalsFacing`.
+ * The points a `piece` standing on `sq` attacks (could capture on, whatever stands there) on
+ * `board` (rule 2.2): a cannon needs exactly one screen. The generals' facing along an open file
+ * is not an attack here: see `generalsFacing`.
  */
-export function attackersOf(board: Board, target: Square, by: Color): Square[] {
-  const out: Square[] = [];
-  const tf = squareFile(target);
-  const tr = squareRank(target);
-  const has = (file: number, rank: number, role: string): boolean => {
-    if (!onBoard(file, rank)) return false;
-    const p = board[makeSquare(file, rank)];
-    return p !== undefined && p.color === by && p.role === role;
-  };
-  const empty = (file: number, rank: number): boolean => board[makeSquare(file, rank)] === undefined;
-
-  // Lines: the first piece met may be a chariot (or a general one step away, inside its palace);
-  // the piece after the first one met may be a cannon.
-  for (const [df, dr] of [
-    [1, 0],
-    [-1, 0],
-    [0, 1],
-    [0, -1],
-  ] as const) {
-    let screens = 0;
-    for (let f = tf + df, r = tr + dr, step = 1; onBoard(f, r); f += df, r += dr, step++) {
-      if (empty(f, r)) continue;
-      if (screens === 0) {
-        if (has(f, r, 'chariot')) out.push(makeSquare(f, r));
-        if (step === 1 && has(f, r, 'king') && inPalace(by, tf, tr)) out.push(makeSquare(f, r));
-        screens = 1;
-      } else {
-        if (has(f, r, 'cannon')) out.push(makeSquare(f, r));
-        break;
+export function attacksFrom(board: Board, sq: Square, piece: Piece): SquareSet {
+  const f = squareFile(sq);
+  const r = squareRank(sq);
+  let set = EMPTY_SET;
+  switch (piece.role) {
+    case 'king':
+    case 'advisor':
+      // One step along a line (general) or diagonally (advisor), inside its own palace.
+      for (const [df, dr] of piece.role === 'king' ? ORTHO : DIAG) {
+        const t = squareAt(f + df, r + dr);
+        if (t !== undefined && inPalace(piece.color, t)) set |= squareBit(t);
       }
+      return set;
+    case 'elephant':
+      // Two steps diagonally, its eye empty, never across the river.
+      for (const [df, dr] of DIAG) {
+        const eye = squareAt(f + df, r + dr);
+        const t = squareAt(f + 2 * df, r + 2 * dr);
+        if (eye === undefined || t === undefined || board[eye] || !onOwnHalf(piece.color, t)) continue;
+        set |= squareBit(t);
+      }
+      return set;
+    case 'horse':
+      // One step along a line (its leg empty), then one diagonally outwards.
+      for (const [df, dr] of ORTHO) {
+        const leg = squareAt(f + df, r + dr);
+        if (leg === undefined || board[leg]) continue;
+        for (const side of [-1, 1]) {
+          const t = df === 0 ? squareAt(f + side, r + 2 * dr) : squareAt(f + 2 * df, r + side);
+          if (t !== undefined) set |= squareBit(t);
+        }
+      }
+      return set;
+    case 'chariot':
+    case 'cannon':
+      // Along a line: the chariot up to the first piece met, the cannon the piece after it.
+      for (const [df, dr] of ORTHO) {
+        let screens = 0;
+        for (let k = 1; ; k++) {
+          const t = squareAt(f + k * df, r + k * dr);
+          if (t === undefined) break;
+          if (piece.role === 'chariot') {
+            set |= squareBit(t);
+            if (board[t]) break;
+          } else if (board[t]) {
+            if (screens === 1) {
+              set |= squareBit(t);
+              break;
+            }
+            screens++;
+          }
+        }
+      }
+      return set;
+    case 'pawn': {
+      // Forward, and sideways once across the river.
+      const ahead = squareAt(f, r + (piece.color === 'red' ? 1 : -1));
+      if (ahead !== undefined) set |= squareBit(ahead);
+      if (crossedRiver(piece.color, sq)) {
+        for (const side of [-1, 1]) {
+          const t = squareAt(f + side, r);
+          if (t !== undefined) set |= squareBit(t);
+        }
+      }
+      return set;
     }
   }
-  // Horses: from one point straight and one diagonal away, their leg (next to the horse, towards
-  // the target along the long side) empty.
-  for (const [df, dr] of [
-    [1, 2],
-    [-1, 2],
-    [1, -2],
-    [-1, -2],
-    [2, 1],
-    [-2, 1],
-    [2, -1],
-    [-2, -1],
-  ] as const) {
-    const hf = tf - df;
-    const hr = tr - dr;
-    if (!has(hf, hr, 'horse')) continue;
-    const legF = Math.abs(df) === 2 ? hf + df / 2 : hf;
-    const legR = Math.abs(dr) === 2 ? hr + dr / 2 : hr;
-    if (empty(legF, legR)) out.push(makeSquare(hf, hr));
-  }
-  // Advisors and elephants guard their own palace and half only.
-  for (const [df, dr] of [
-    [1, 1],
-    [1, -1],
-    [-1, 1],
-    [-1, -1],
-  ] as const) {
-    if (inPalace(by, tf, tr) && has(tf + df, tr + dr, 'advisor')) out.push(makeSquare(tf + df, tr + dr));
-    if (onOwnHalf(by, tr) && has(tf + 2 * df, tr + 2 * dr, 'elephant') && empty(tf + df, tr + dr)) {
-      out.push(makeSquare(tf + 2 * df, tr + 2 * dr));
-    }
-  }
-  // Soldiers: from the point behind the target (as `by` moves), or beside it once across the river.
-  const behind = by === 'red' ? -1 : 1;
-  if (has(tf, tr + behind, 'pawn')) out.push(makeSquare(tf, tr + behind));
-  for (const df of [-1, 1]) {
-    if (has(tf + df, tr, 'pawn') && !onOwnHalf(by, tr)) out.push(makeSquare(tf + df, tr));
-  }
-  return out.sort((a, b) => a - b);
 }
+
+/** The pieces of colour `by` that attack `target` on `board`, as a set. */
+export function attackersTo(board: Board, target: Square, by: Color): SquareSet {
+  let set = EMPTY_SET;
+  const bit = squareBit(target);
+  for (let sq = 0; sq < 90; sq++) {
+    const p = board[sq];
+    if (p && p.color === by && attacksFrom(board, sq, p) & bit) set |= squareBit(sq);
+  }
+  return set;
+}
+
+/**
+ * The squares of the pieces of colour `by` that could capture a piece standing on `target` (rule
+ * 2.3), in ascending order. The generals' facing is not an attack here: see `generalsFacing`.
+ */
+export const attackersOf = (board: Board, target: Square, by: Color): Square[] => [
+  ...squaresOf(attackersTo(board, target, by)),
+];
 
 export function generalOf(board: Board, color: Color): Square | undefined {
   const sq = board.findIndex((p) => p?.color === color && p.role === 'king');
@@ -99,7 +127,5 @@ export function generalsFacing(board: Board): boolean {
   const red = generalOf(board, 'red');
   const black = generalOf(board, 'black');
   if (red === undefined || black === undefined || squareFile(red) !== squareFile(black)) return false;
-  const [low, high] = red < black ? [red, black] : [black, red];
-  for (let sq = low + 9; sq < high; sq += 9) if (board[sq]) return false;
-  return true;
+  return between(red, black).every((sq) => board[sq] === undefined);
 }

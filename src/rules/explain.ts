@@ -5,11 +5,12 @@
  * The movement rule of the piece (rule 2.2) is checked first, then what the move would do to the
  * mover's general (rules 2.2 and 4.1.2: never left attacked, never facing the other general).
  */
+
+import type { CodedError } from '../util/result.js';
 import { attackersOf, generalOf, generalsFacing } from './attacks.js';
+import { between, inPalace, onOwnHalf } from './geometry.js';
 import type { Position } from './position.js';
 import {
-  type CodedError,
-  type Color,
   isSquare,
   type Move,
   makeSquare,
@@ -58,19 +59,6 @@ export interface IllegalReason extends CodedError<IllegalReasonCode> {
 export { ROLE_NAMES };
 
 const name = (sq: Square): string => (isSquare(sq) ? makeSquareName(sq) : `point ${sq}`);
-const inPalace = (color: Color, sq: Square): boolean =>
-  squareFile(sq) >= 3 && squareFile(sq) <= 5 && (color === 'red' ? squareRank(sq) <= 2 : squareRank(sq) >= 7);
-const onOwnHalf = (color: Color, sq: Square): boolean =>
-  color === 'red' ? squareRank(sq) <= 4 : squareRank(sq) >= 5;
-
-/** The squares strictly between two squares of one file or rank. */
-function between(from: Square, to: Square): Square[] {
-  const df = Math.sign(squareFile(to) - squareFile(from));
-  const dr = Math.sign(squareRank(to) - squareRank(from));
-  const out: Square[] = [];
-  for (let sq = from + df + 9 * dr; sq !== to; sq += df + 9 * dr) out.push(sq);
-  return out;
-}
 
 /** Why `move` is not legal in `pos`, or undefined when it is legal. */
 export function explainIllegal(pos: Position, move: Move): IllegalReason | undefined {

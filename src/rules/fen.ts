@@ -1,15 +1,8 @@
 /** FEN for xiangqi: `rnbakabnr/9/1c5c1/… w - - 0 1`. `parseFen` checks syntax only; legality is `Position.fromSetup`. */
+
+import { type CodedError, err, ok, type Result } from '../util/result.js';
 import { defaultSetup, type Setup } from './setup.js';
-import {
-  type CodedError,
-  err,
-  letterRole,
-  makePieceLetter,
-  makeSquare,
-  ok,
-  type Piece,
-  type Result,
-} from './types.js';
+import { letterRole, makePieceLetter, makeSquare, type Piece } from './types.js';
 
 export type FenErrorCode = 'empty' | 'rows' | 'row_length' | 'piece' | 'turn' | 'counters';
 export type FenError = CodedError<FenErrorCode>;

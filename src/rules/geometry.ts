@@ -1,9 +1,43 @@
 /**
- * The internal 16×16 mailbox: files 3..11 and ranks 3..12 hold the 90 intersections, the rest is
- * padding that stops rays, horse jumps and elephant jumps without bounds checks (XQWLight's layout).
- * Everything here is computed once at load.
+ * The board's geometry, written once: the palaces, the river and the points between two points on
+ * a plain 90-square board (what explanations, chases and attacks use), then the internal 16×16
+ * mailbox of move generation built from them. In the mailbox, files 3..11 and ranks 3..12 hold the
+ * 90 intersections, the rest is padding that stops rays, horse jumps and elephant jumps without
+ * bounds checks (XQWLight's layout). Everything here is computed once at load.
  */
-import { makeSquare, type Role, type Square } from './types.js';
+import { type Color, makeSquare, type Role, type Square, squareFile, squareRank } from './types.js';
+
+// ---------------------------------------------------------------- plain squares (0..89)
+
+/** The square at `file`, `rank`, or undefined off the board. */
+export const squareAt = (file: number, rank: number): Square | undefined =>
+  file >= 0 && file < 9 && rank >= 0 && rank < 10 ? makeSquare(file, rank) : undefined;
+
+/** Inside `color`'s palace: files d–f of its three back ranks (rule 1.2). */
+export function inPalace(color: Color, sq: Square): boolean {
+  const file = squareFile(sq);
+  const rank = squareRank(sq);
+  return file >= 3 && file <= 5 && (color === 'red' ? rank <= 2 : rank >= 7);
+}
+
+/** On `color`'s side of the river (ranks 0–4 for red, 5–9 for black). */
+export const onOwnHalf = (color: Color, sq: Square): boolean =>
+  color === 'red' ? squareRank(sq) <= 4 : squareRank(sq) >= 5;
+
+/** Across the river for `color`: where its soldiers may move sideways and elephants never go. */
+export const crossedRiver = (color: Color, sq: Square): boolean => !onOwnHalf(color, sq);
+
+/** The squares strictly between two squares of one file or rank, in order from `a`; [] otherwise. */
+export function between(a: Square, b: Square): Square[] {
+  const df = Math.sign(squareFile(b) - squareFile(a));
+  const dr = Math.sign(squareRank(b) - squareRank(a));
+  if (df !== 0 && dr !== 0) return [];
+  const out: Square[] = [];
+  for (let sq = a + df + 9 * dr; sq !== b; sq += df + 9 * dr) out.push(sq);
+  return out;
+}
+
+// ---------------------------------------------------------------- the mailbox
 
 /** Square 0..89 → mailbox index. */
 export const TO_MAILBOX = new Uint8Array(90);
@@ -23,8 +57,8 @@ for (let rank = 0; rank < 10; rank++) {
     TO_MAILBOX[sq] = i;
     FROM_MAILBOX[i] = sq;
     IN_BOARD[i] = 1;
-    if (file >= 3 && file <= 5 && (rank <= 2 || rank >= 7)) IN_PALACE[i] = 1;
-    HOME[rank <= 4 ? 0 : 1][i] = 1;
+    if (inPalace('red', sq) || inPalace('black', sq)) IN_PALACE[i] = 1;
+    HOME[onOwnHalf('red', sq) ? 0 : 1][i] = 1;
   }
 }
 

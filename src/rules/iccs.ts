@@ -1,5 +1,7 @@
 /** ICCS coordinates: `h2e2` (file a..i from Red's left, rank 0..9 from Red's side). */
-import { type CodedError, err, type Move, makeSquareName, ok, parseSquare, type Result } from './types.js';
+
+import { type CodedError, err, ok, type Result } from '../util/result.js';
+import { type Move, makeSquareName, parseSquare } from './types.js';
 
 export type IccsError = CodedError<'iccs_syntax'>;
 

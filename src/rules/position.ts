@@ -7,6 +7,8 @@
  * (chariot lines, cannon screens, facing generals) or leaves a square diagonally next to the
  * general (a horse's leg); only those moves are tried on the board.
  */
+
+import { type CodedError, err, ok, type Result } from '../util/result.js';
 import { type FenError, makeBoardFen, parseFen } from './fen.js';
 import {
   BLACK,
@@ -34,14 +36,10 @@ import {
 } from './geometry.js';
 import { defaultSetup, type Setup } from './setup.js';
 import {
-  type CodedError,
   type Color,
-  err,
   type Move,
   makeSquareName,
-  ok,
   type Piece,
-  type Result,
   ROLE_NAMES,
   type Role,
   type Square,
@@ -84,25 +82,26 @@ const SCRATCH = new Int32Array(MOVES_PER_PLY);
 const SIDE_NAMES: readonly Color[] = ['red', 'black'];
 const sideIndex = (c: Color): number => (c === 'red' ? 0 : 1);
 
-export const encodeMove = (from: number, to: number): number => from | (to << 8);
+const encodeMove = (from: number, to: number): number => from | (to << 8);
 
 export class Position {
   /** Piece id or OFF on each mailbox index. */
-  readonly board = new Uint8Array(256);
+  private readonly mailbox = new Uint8Array(256);
   /** Mailbox index of each piece id, 0 when it is not on the board. */
-  readonly squares = new Uint8Array(48);
-  /** 0 red, 1 black. */
-  side = 0;
-  halfmoves = 0;
-  fullmoves = 1;
-  hashLo = 0;
-  hashHi = 0;
+  private readonly placed = new Uint8Array(48);
+  /** Side to move: 0 red, 1 black. */
+  private stm = 0;
+  private half = 0;
+  private full = 1;
+  /** Zobrist key of pieces and side to move, in two 32-bit halves. */
+  private keyLo = 0;
+  private keyHi = 0;
 
-  // Undo stack of make(): move, captured id, halfmoves. Grows for games longer than 1024 plies.
-  // Grows as needed: most positions (clones handed out by the game) never make a move.
-  private undoMove = new Int32Array(32);
-  private undoCaptured = new Uint8Array(32);
-  private undoHalf = new Int32Array(32);
+  // Undo stack of make(): move, captured id, halfmoves. Empty until the first make(): most
+  // positions (copies handed out by the game, one kept per ply) never make a move.
+  private undoMove = new Int32Array(0);
+  private undoCaptured = new Uint8Array(0);
+  private undoHalf = new Int32Array(0);
   private undoTop = 0;
   private searchBuffer: Int32Array | undefined;
 
@@ -113,8 +112,8 @@ export class Position {
   }
 
   private constructor() {
-    this.board.fill(OFF);
-    for (let sq = 0; sq < 90; sq++) this.board[TO_MAILBOX[sq]!] = 0;
+    this.mailbox.fill(OFF);
+    for (let sq = 0; sq < 90; sq++) this.mailbox[TO_MAILBOX[sq]!] = 0;
   }
 
   static default(): Position {
@@ -176,17 +175,17 @@ export class Position {
       }
       const id = sideBit(side) + slot;
       used[id] = 1;
-      pos.board[i] = id;
-      pos.squares[id] = i;
+      pos.mailbox[i] = id;
+      pos.placed[id] = i;
     }
     for (const side of [0, 1]) {
-      if (!pos.squares[sideBit(side)]) {
+      if (!pos.placed[sideBit(side)]) {
         return err({ code: 'king_missing', message: `the ${SIDE_NAMES[side]} general is missing` });
       }
     }
-    pos.side = sideIndex(setup.turn);
-    pos.halfmoves = setup.halfmoves;
-    pos.fullmoves = setup.fullmoves;
+    pos.stm = sideIndex(setup.turn);
+    pos.half = setup.halfmoves;
+    pos.full = setup.fullmoves;
     if (pos.kingsFacing()) {
       const red = makeSquareName(pos.kingSquare('red'));
       const black = makeSquareName(pos.kingSquare('black'));
@@ -195,11 +194,11 @@ export class Position {
         message: `the two generals face each other on the open ${red[0]} file (${red} and ${black})`,
       });
     }
-    if (pos.isAttacked(pos.squares[sideBit(1 - pos.side)]!, 1 - pos.side)) {
-      const waiting = SIDE_NAMES[1 - pos.side]!;
+    if (pos.isAttacked(pos.placed[sideBit(1 - pos.stm)]!, 1 - pos.stm)) {
+      const waiting = SIDE_NAMES[1 - pos.stm]!;
       return err({
         code: 'opponent_in_check',
-        message: `the ${waiting} general on ${makeSquareName(pos.kingSquare(waiting))} is in check but it is ${SIDE_NAMES[pos.side]}'s move`,
+        message: `the ${waiting} general on ${makeSquareName(pos.kingSquare(waiting))} is in check but it is ${SIDE_NAMES[pos.stm]}'s move`,
       });
     }
     pos.computeHash();
@@ -208,35 +207,54 @@ export class Position {
 
   clone(): Position {
     const p = new Position();
-    p.board.set(this.board);
-    p.squares.set(this.squares);
-    p.side = this.side;
-    p.halfmoves = this.halfmoves;
-    p.fullmoves = this.fullmoves;
-    p.hashLo = this.hashLo;
-    p.hashHi = this.hashHi;
+    p.mailbox.set(this.mailbox);
+    p.placed.set(this.placed);
+    p.stm = this.stm;
+    p.half = this.half;
+    p.full = this.full;
+    p.keyLo = this.keyLo;
+    p.keyHi = this.keyHi;
     return p;
   }
 
   get turn(): Color {
-    return SIDE_NAMES[this.side]!;
+    return SIDE_NAMES[this.stm]!;
+  }
+
+  /** Plies since the last capture (the move limit's count, rule 4.2.4). */
+  get halfmoves(): number {
+    return this.half;
+  }
+
+  /** The move number, 1 at the start, counted up after black's move. */
+  get fullmoves(): number {
+    return this.full;
+  }
+
+  /** The Zobrist key's two 32-bit halves, for the transposition tables of a search. */
+  get hashLow(): number {
+    return this.keyLo;
+  }
+
+  get hashHigh(): number {
+    return this.keyHi;
   }
 
   pieceAt(sq: Square): Piece | undefined {
-    const id = this.board[TO_MAILBOX[sq]!]!;
+    const id = this.mailbox[TO_MAILBOX[sq]!]!;
     if (!id) return undefined;
     return { color: id & RED ? 'red' : 'black', role: CODE_ROLES[ROLE_OF[id]!]! };
   }
 
   /** 0 empty, 1 a red piece, 2 a black piece: what colour sensors read, without allocating. */
   colorAt(sq: Square): 0 | 1 | 2 {
-    const id = this.board[TO_MAILBOX[sq]!]!;
+    const id = this.mailbox[TO_MAILBOX[sq]!]!;
     return id === 0 ? 0 : id & RED ? 1 : 2;
   }
 
   /** Is the piece on `from` a chariot or cannon (a piece that may be slid along a line)? */
   isSlider(from: Square): boolean {
-    const id = this.board[TO_MAILBOX[from]!]!;
+    const id = this.mailbox[TO_MAILBOX[from]!]!;
     if (!id) return false;
     const role = ROLE_OF[id];
     return role === CHARIOT || role === CANNON;
@@ -245,7 +263,7 @@ export class Position {
   toSetup(): Setup {
     const board: (Piece | undefined)[] = [];
     for (let sq = 0; sq < 90; sq++) board.push(this.pieceAt(sq));
-    return { board, turn: this.turn, halfmoves: this.halfmoves, fullmoves: this.fullmoves };
+    return { board, turn: this.turn, halfmoves: this.half, fullmoves: this.full };
   }
 
   get boardFen(): string {
@@ -253,30 +271,30 @@ export class Position {
   }
 
   kingSquare(color: Color): Square {
-    return FROM_MAILBOX[this.squares[sideBit(sideIndex(color))]!]!;
+    return FROM_MAILBOX[this.placed[sideBit(sideIndex(color))]!]!;
   }
 
   /** A 53-bit Zobrist key of pieces and side to move. */
   get hash(): number {
-    return (this.hashHi >>> 0) * 2097152 + (this.hashLo >>> 11);
+    return (this.keyHi >>> 0) * 2097152 + (this.keyLo >>> 11);
   }
 
   private computeHash(): void {
     let lo = 0;
     let hi = 0;
     for (let id = 16; id < 48; id++) {
-      const i = this.squares[id]!;
+      const i = this.placed[id]!;
       if (!i) continue;
       const z = zobristIndex(id, i);
       lo ^= ZOBRIST_LO[z]!;
       hi ^= ZOBRIST_HI[z]!;
     }
-    if (this.side) {
+    if (this.stm) {
       lo ^= ZOBRIST_SIDE_LO;
       hi ^= ZOBRIST_SIDE_HI;
     }
-    this.hashLo = lo;
-    this.hashHi = hi;
+    this.keyLo = lo;
+    this.keyHi = hi;
   }
 
   // ---------------------------------------------------------------- attacks
@@ -285,8 +303,8 @@ export class Position {
    * Is mailbox index `k` attacked by the enemies of `side`? Counts the enemy general along an open
    * file, so testing one's own general also tests facing generals (rule 2.2).
    */
-  isAttacked(k: number, side: number): boolean {
-    const board = this.board;
+  private isAttacked(k: number, side: number): boolean {
+    const board = this.mailbox;
     const them = sideBit(1 - side);
     for (let d = 0; d < 4; d++) {
       const delta = ORTHO[d]!;
@@ -328,14 +346,14 @@ export class Position {
   }
 
   isCheck(): boolean {
-    return this.isAttacked(this.squares[sideBit(this.side)]!, this.side);
+    return this.isAttacked(this.placed[sideBit(this.stm)]!, this.stm);
   }
 
   private kingsFacing(): boolean {
-    const a = this.squares[RED]!;
-    const b = this.squares[BLACK]!;
+    const a = this.placed[RED]!;
+    const b = this.placed[BLACK]!;
     if ((a & 15) !== (b & 15)) return false;
-    for (let t = a + 16; t < b; t += 16) if (this.board[t] !== 0) return false;
+    for (let t = a + 16; t < b; t += 16) if (this.mailbox[t] !== 0) return false;
     return true;
   }
 
@@ -346,12 +364,12 @@ export class Position {
    * Moves are `from | to << 8` in mailbox indices. Allocates nothing.
    */
   generateLegal(out: Int32Array, start: number): number {
-    const board = this.board;
-    const side = this.side;
+    const board = this.mailbox;
+    const side = this.stm;
     const us = sideBit(side);
     const them = sideBit(1 - side);
     const base = us;
-    const king = this.squares[base]!;
+    const king = this.placed[base]!;
     const inCheck = this.isAttacked(king, side);
     this.fullTest = inCheck;
     const kingFile = king & 15;
@@ -368,7 +386,7 @@ export class Position {
     }
 
     for (let slot = 1; slot < 16; slot++) {
-      const f = this.squares[base + slot]!;
+      const f = this.placed[base + slot]!;
       if (!f) continue;
       // Does leaving `f` possibly expose the general? (line or horse leg)
       const fromRisky =
@@ -519,14 +537,14 @@ export class Position {
   private fullTest = true;
 
   private safeAfter(f: number, t: number, king: number): boolean {
-    const board = this.board;
+    const board = this.mailbox;
     const moving = board[f]!;
     const captured = board[t]!;
     board[t] = moving;
     board[f] = 0;
     const attacked =
       this.fullTest || f === king || t === king
-        ? this.isAttacked(king, this.side)
+        ? this.isAttacked(king, this.stm)
         : this.exposedBy(f, t, king);
     board[f] = moving;
     board[t] = captured;
@@ -545,11 +563,11 @@ export class Position {
     const leg = f - king;
     for (let d = 0; d < 4; d++) {
       if (DIAG[d] !== leg) continue;
-      const them = sideBit(1 - this.side);
+      const them = sideBit(1 - this.stm);
       const pair = HORSE_ATTACKERS[d]!;
-      let p = this.board[king + pair[0]]!;
+      let p = this.mailbox[king + pair[0]]!;
       if (p & them && ROLE_OF[p] === HORSE) return true;
-      p = this.board[king + pair[1]]!;
+      p = this.mailbox[king + pair[1]]!;
       if (p & them && ROLE_OF[p] === HORSE) return true;
     }
     return false;
@@ -563,8 +581,8 @@ export class Position {
 
   /** Chariot, facing general or cannon attack on the general along one direction. */
   private rayAttacked(king: number, delta: number): boolean {
-    const board = this.board;
-    const them = sideBit(1 - this.side);
+    const board = this.mailbox;
+    const them = sideBit(1 - this.stm);
     let t = king + delta;
     let p = board[t]!;
     while (p === 0) {
@@ -585,12 +603,9 @@ export class Position {
     return (p & them) !== 0 && p !== OFF && ROLE_OF[p] === CANNON;
   }
 
-  /**
-   * The encoded legal moves (`from | to << 8`, mailbox indices) in a shared buffer: valid until
-   * the next call on any position. For quick scans that neither recurse nor keep the result.
-   */
+  /** The encoded legal moves (`from | to << 8`, mailbox indices), in a new array of their own. */
   legalCodes(): Int32Array {
-    return SCRATCH.subarray(0, this.generateLegal(SCRATCH, 0));
+    return SCRATCH.slice(0, this.generateLegal(SCRATCH, 0));
   }
 
   /** Does the side to move have any legal move? */
@@ -604,38 +619,38 @@ export class Position {
   make(m: number): void {
     const f = m & 255;
     const t = (m >> 8) & 255;
-    const board = this.board;
+    const board = this.mailbox;
     const moving = board[f]!;
     const captured = board[t]!;
     const top = this.undoTop++;
     if (top === this.undoMove.length) this.growUndo();
     this.undoMove[top] = m;
     this.undoCaptured[top] = captured;
-    this.undoHalf[top] = this.halfmoves;
+    this.undoHalf[top] = this.half;
     let zf = zobristIndex(moving, f);
     const zt = zobristIndex(moving, t);
-    let lo = this.hashLo ^ ZOBRIST_LO[zf]! ^ ZOBRIST_LO[zt]! ^ ZOBRIST_SIDE_LO;
-    let hi = this.hashHi ^ ZOBRIST_HI[zf]! ^ ZOBRIST_HI[zt]! ^ ZOBRIST_SIDE_HI;
+    let lo = this.keyLo ^ ZOBRIST_LO[zf]! ^ ZOBRIST_LO[zt]! ^ ZOBRIST_SIDE_LO;
+    let hi = this.keyHi ^ ZOBRIST_HI[zf]! ^ ZOBRIST_HI[zt]! ^ ZOBRIST_SIDE_HI;
     if (captured) {
       zf = zobristIndex(captured, t);
       lo ^= ZOBRIST_LO[zf]!;
       hi ^= ZOBRIST_HI[zf]!;
-      this.squares[captured] = 0;
-      this.halfmoves = 0;
+      this.placed[captured] = 0;
+      this.half = 0;
     } else {
-      this.halfmoves++;
+      this.half++;
     }
-    this.hashLo = lo;
-    this.hashHi = hi;
+    this.keyLo = lo;
+    this.keyHi = hi;
     board[t] = moving;
     board[f] = 0;
-    this.squares[moving] = t;
-    if (this.side) this.fullmoves++;
-    this.side ^= 1;
+    this.placed[moving] = t;
+    if (this.stm) this.full++;
+    this.stm ^= 1;
   }
 
   private growUndo(): void {
-    const size = this.undoMove.length * 2;
+    const size = Math.max(32, this.undoMove.length * 2);
     const move = new Int32Array(size);
     const captured = new Uint8Array(size);
     const half = new Int32Array(size);
@@ -653,26 +668,80 @@ export class Position {
     const captured = this.undoCaptured[top]!;
     const f = m & 255;
     const t = (m >> 8) & 255;
-    const board = this.board;
+    const board = this.mailbox;
     const moving = board[t]!;
-    this.side ^= 1;
-    if (this.side) this.fullmoves--;
-    this.halfmoves = this.undoHalf[top]!;
+    this.stm ^= 1;
+    if (this.stm) this.full--;
+    this.half = this.undoHalf[top]!;
     board[f] = moving;
     board[t] = captured;
-    this.squares[moving] = f;
+    this.placed[moving] = f;
     const zf = zobristIndex(moving, f);
     let zt = zobristIndex(moving, t);
-    let lo = this.hashLo ^ ZOBRIST_LO[zf]! ^ ZOBRIST_LO[zt]! ^ ZOBRIST_SIDE_LO;
-    let hi = this.hashHi ^ ZOBRIST_HI[zf]! ^ ZOBRIST_HI[zt]! ^ ZOBRIST_SIDE_HI;
+    let lo = this.keyLo ^ ZOBRIST_LO[zf]! ^ ZOBRIST_LO[zt]! ^ ZOBRIST_SIDE_LO;
+    let hi = this.keyHi ^ ZOBRIST_HI[zf]! ^ ZOBRIST_HI[zt]! ^ ZOBRIST_SIDE_HI;
     if (captured) {
-      this.squares[captured] = t;
+      this.placed[captured] = t;
       zt = zobristIndex(captured, t);
       lo ^= ZOBRIST_LO[zt]!;
       hi ^= ZOBRIST_HI[zt]!;
     }
-    this.hashLo = lo;
-    this.hashHi = hi;
+    this.keyLo = lo;
+    this.keyHi = hi;
+  }
+
+  /** Passes the move (a search's null move): the side to move changes, nothing else. `unmakeNull()` undoes it. */
+  makeNull(): void {
+    this.stm ^= 1;
+    this.keyLo ^= ZOBRIST_SIDE_LO;
+    this.keyHi ^= ZOBRIST_SIDE_HI;
+  }
+
+  unmakeNull(): void {
+    this.makeNull();
+  }
+
+  // ---------------------------------------------------------------- internal, for src/engine only
+  // src/engine (search.ts, eval.ts; owned by the engine work) still reads the mailbox, the piece
+  // squares and the side, and writes the side and the key for its null move. These accessors keep
+  // it compiling until it uses the API above (generateLegal/make/unmake, makeNull, hashLow/High,
+  // pieceAt). Nothing else may use them.
+
+  /** @deprecated internal (src/engine): piece id on each mailbox index. */
+  get board(): Uint8Array {
+    return this.mailbox;
+  }
+
+  /** @deprecated internal (src/engine): mailbox index of each piece id, 0 when captured. */
+  get squares(): Uint8Array {
+    return this.placed;
+  }
+
+  /** @deprecated internal (src/engine): side to move, 0 red, 1 black; use `turn`, `makeNull()`. */
+  get side(): number {
+    return this.stm;
+  }
+
+  set side(side: number) {
+    this.stm = side;
+  }
+
+  /** @deprecated internal (src/engine): use `hashLow`, `makeNull()`. */
+  get hashLo(): number {
+    return this.keyLo;
+  }
+
+  set hashLo(key: number) {
+    this.keyLo = key;
+  }
+
+  /** @deprecated internal (src/engine): use `hashHigh`, `makeNull()`. */
+  get hashHi(): number {
+    return this.keyHi;
+  }
+
+  set hashHi(key: number) {
+    this.keyHi = key;
   }
 
   // ---------------------------------------------------------------- friendly API (squares 0..89)
@@ -734,7 +803,7 @@ export class Position {
     const [first, count] = SLOTS[role];
     const out: Square[] = [];
     for (let k = 0; k < count; k++) {
-      const i = this.squares[sideBit(side) + first + k]!;
+      const i = this.placed[sideBit(side) + first + k]!;
       if (i) out.push(FROM_MAILBOX[i]!);
     }
     return out;

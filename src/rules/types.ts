@@ -91,13 +91,3 @@ export function letterRole(ch: string): Role | undefined {
 
 export const makePieceLetter = (p: Piece): string =>
   p.color === 'red' ? ROLE_LETTER[p.role].toUpperCase() : ROLE_LETTER[p.role];
-
-/** Results from outside input: errors are values with a code, never exceptions. */
-export type Result<T, E> = { ok: true; value: T } | { ok: false; error: E };
-export const ok = <T>(value: T): { ok: true; value: T } => ({ ok: true, value });
-export const err = <E>(error: E): { ok: false; error: E } => ({ ok: false, error });
-
-export interface CodedError<C extends string = string> {
-  readonly code: C;
-  readonly message: string;
-}

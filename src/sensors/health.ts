@@ -4,7 +4,8 @@
  * switch at the edge of its range, a bad joint) and sensors that never changed during the session
  * (stuck, dead or never visited). The report renders as the 9×10 board.
  */
-import { makeSquareName } from '../rules/types.js';
+
+import { makeSquareName } from '../rules/index.js';
 import type { Cells } from './snapshot.js';
 import type { SensorEvent, SensorSource } from './source.js';
 

@@ -20,16 +20,11 @@
 import type { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import type { SerialPort } from 'serialport';
-import { type Clock, systemClock } from './clock.js';
+import { type Clock, systemClock } from '../util/clock.js';
+import { Listeners } from '../util/listeners.js';
 import { createPort, type SerialBinding } from './serial.js';
 import type { Cells } from './snapshot.js';
-import {
-  Listeners,
-  type SensorEvent,
-  type SensorListener,
-  type SensorSource,
-  type SourceHealth,
-} from './source.js';
+import type { SensorEvent, SensorListener, SensorSource, SourceHealth } from './source.js';
 
 export const EXPANDER_ADDRESSES: readonly number[] = [0x20, 0x21, 0x22, 0x23, 0x24, 0x25];
 /** MCP23017 registers with IOCON.BANK = 0 (the reset value): A/B pairs are consecutive. */

@@ -8,7 +8,7 @@
  * becomes a message.
  */
 import { Transform, type TransformCallback } from 'node:stream';
-import { type CodedError, err, ok, type Result } from '../rules/types.js';
+import { type CodedError, err, ok, type Result } from '../util/result.js';
 import type { Cells, Sensing } from './snapshot.js';
 
 export const PROTOCOL_VERSION = 1;

@@ -9,8 +9,8 @@
  * insists every driver of the schema has a factory.
  */
 import type { BoardConfig, SourceConfig } from '../config/schema.js';
-import { type CodedError, err, ok, type Result } from '../rules/types.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../util/clock.js';
+import { type CodedError, err, ok, type Result } from '../util/result.js';
 import type { SerialSourceOptions } from './serial.js';
 import type { SensorSource } from './source.js';
 

@@ -4,17 +4,12 @@
  * clock (demos). Fed to the same pipeline as a live board.
  */
 import { readFile } from 'node:fs/promises';
-import { type CodedError, err, type Result } from '../rules/types.js';
-import { type Clock, type ManualClock, systemClock } from './clock.js';
+import { type Clock, type ManualClock, systemClock } from '../util/clock.js';
+import { Listeners } from '../util/listeners.js';
+import { type CodedError, err, type Result } from '../util/result.js';
 import { parseSensorLog, type SensorLog, type SensorLogError, type SensorLogEvent } from './sensor-log.js';
 import type { Sensing } from './snapshot.js';
-import {
-  Listeners,
-  type SensorEvent,
-  type SensorListener,
-  type SensorSource,
-  type SourceHealth,
-} from './source.js';
+import type { SensorEvent, SensorListener, SensorSource, SourceHealth } from './source.js';
 
 export type ReplayPace =
   /**

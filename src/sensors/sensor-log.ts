@@ -4,8 +4,9 @@
  * rejects what does not follow it with an error naming the line; the writer produces exactly it.
  * Pure: no I/O here (files are read by `replay.ts`).
  */
-import { parseFen } from '../rules/fen.js';
-import { type CodedError, err, ok, type Result } from '../rules/types.js';
+
+import { parseFen } from '../rules/index.js';
+import { type CodedError, err, ok, type Result } from '../util/result.js';
 import { type Cells, makeOcc, occupancyOfCells, parseOcc, type Sensing } from './snapshot.js';
 import type { SensorEvent } from './source.js';
 

@@ -11,7 +11,8 @@
  */
 import type { SerialPortStream } from '@serialport/stream';
 import { SerialPort } from 'serialport';
-import { type Clock, systemClock } from './clock.js';
+import { type Clock, systemClock } from '../util/clock.js';
+import { Listeners } from '../util/listeners.js';
 import {
   BAUD_RATE,
   type BoardMessage,
@@ -25,13 +26,7 @@ import {
   type Sequenced,
 } from './protocol.js';
 import type { Sensing } from './snapshot.js';
-import {
-  Listeners,
-  type SensorEvent,
-  type SensorListener,
-  type SensorSource,
-  type SourceHealth,
-} from './source.js';
+import type { SensorEvent, SensorListener, SensorSource, SourceHealth } from './source.js';
 
 /** A serialport binding (the platform's, or `SerialPortMock.binding` and wrappers of it in tests). */
 export type SerialBinding = ConstructorParameters<typeof SerialPortStream>[0]['binding'];

@@ -4,31 +4,25 @@
  * snapshot on every change of the readings and as a heartbeat, button presses, link up and down.
  * Noise helpers (a bouncing intersection, a slide) run on an injected clock.
  */
-import { parseFen } from '../rules/fen.js';
-import { defaultSetup, type Setup } from '../rules/setup.js';
+
 import {
-  type CodedError,
   type Color,
-  err,
+  defaultSetup,
   makePieceLetter,
   makeSquareName,
-  ok,
   type Piece,
-  type Result,
+  parseFen,
   type Role,
+  type Setup,
   type Square,
   squareFile,
   squareRank,
-} from '../rules/types.js';
-import { type Clock, systemClock } from './clock.js';
+} from '../rules/index.js';
+import { type Clock, systemClock } from '../util/clock.js';
+import { Listeners } from '../util/listeners.js';
+import { type CodedError, err, ok, type Result } from '../util/result.js';
 import { type Cells, cellsOf, type Sensing } from './snapshot.js';
-import {
-  Listeners,
-  type SensorEvent,
-  type SensorListener,
-  type SensorSource,
-  type SourceHealth,
-} from './source.js';
+import type { SensorEvent, SensorListener, SensorSource, SourceHealth } from './source.js';
 
 export type SimulatorErrorCode =
   | 'empty_square'

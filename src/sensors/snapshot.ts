@@ -1,10 +1,10 @@
+import type { Setup } from '../rules/index.js';
+import { type CodedError, err, ok, type Result } from '../util/result.js';
 /**
  * What the sensors see: one character per intersection, indexed by `Square` (rank * 9 + file).
  * `.` empty, `x` occupied (occupancy sensing), `r` / `b` a red / black piece (colour sensing).
  * A plain string: immutable, compared with ===, cheap to keep in history.
  */
-import type { Setup } from '../rules/setup.js';
-import { type CodedError, err, ok, type Result } from '../rules/types.js';
 
 export type Sensing = 'occupancy' | 'colour';
 export type Cells = string;

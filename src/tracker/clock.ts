@@ -1,5 +1,5 @@
+import type { Clock } from '../util/clock.js';
 /** xstate's timer interface over the drivers' `Clock`, so the machine runs in log time or real time. */
-import type { Clock } from '../sensors/clock.js';
 
 export interface XstateClock {
   setTimeout(fn: (...args: unknown[]) => void, timeout: number): unknown;

@@ -3,7 +3,8 @@
  * miss one (same colour where the sensors read colour) by the least total distance — the Hungarian
  * assignment, as DGT Centaur's correction mode does — and the rest are to be removed or added.
  */
-import { makeSquareName, type Square } from '../rules/types.js';
+
+import { makeSquareName, type Square } from '../rules/index.js';
 import type { Cells } from '../sensors/snapshot.js';
 
 export type Correction =

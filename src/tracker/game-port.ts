@@ -4,9 +4,7 @@
  * The game model stays the authority: it may refuse a move (a flag fell first) or end the game.
  */
 import type { Game } from '../game/game.js';
-import { makeIccs } from '../rules/iccs.js';
-import type { Position } from '../rules/position.js';
-import type { Color } from '../rules/types.js';
+import { type Color, makeIccs, type Position } from '../rules/index.js';
 import type { GameView, MachineEmitted, TrackerEmitted } from './machine.js';
 
 export class TrackedGame {

@@ -3,11 +3,11 @@
  * what `xqboard replay`, the tests of physical play and the benchmarks share.
  */
 import { Game, type GameOptions } from '../game/game.js';
-import type { Position } from '../rules/position.js';
-import { type CodedError, err, ok, type Result } from '../rules/types.js';
-import { ManualClock } from '../sensors/clock.js';
+import type { Position } from '../rules/index.js';
 import type { Sensing } from '../sensors/snapshot.js';
 import type { SensorEvent } from '../sensors/source.js';
+import { ManualClock } from '../util/clock.js';
+import { type CodedError, err, ok, type Result } from '../util/result.js';
 import { DEFAULT_TRACKER_OPTIONS, type TrackerEmitted, type TrackerOptions } from './machine.js';
 import { Tracker } from './tracker.js';
 

@@ -5,8 +5,9 @@
  */
 import { type Actor, createActor } from 'xstate';
 import type { Game } from '../game/game.js';
-import type { Clock } from '../sensors/clock.js';
-import { Listeners, type SensorEvent } from '../sensors/source.js';
+import type { SensorEvent } from '../sensors/source.js';
+import type { Clock } from '../util/clock.js';
+import { Listeners } from '../util/listeners.js';
 import { xstateClock } from './clock.js';
 import { TrackedGame } from './game-port.js';
 import { createTrackerMachine, type TrackerEmitted, type TrackerOptions } from './machine.js';

@@ -21,7 +21,7 @@ import type { FeedMessage } from '../controller/feed.js';
 import { httpStatusOf, performRequest, responseOf } from '../controller/requests.js';
 import type { RequestName, ResponsePayload } from '../mqtt/contract.js';
 import { positionPayload } from '../mqtt/payloads.js';
-import { type CodedError, err, ok, type Result } from '../rules/types.js';
+import { type CodedError, err, ok, type Result } from '../util/result.js';
 import type { BoardSnapshot, BoardsResponse } from './events.js';
 
 export type WebServerErrorCode = 'port_in_use' | 'listen_failed';

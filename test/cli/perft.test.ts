@@ -1,7 +1,6 @@
 /** `xqboard perft` through the real built command line (../shared/spec/cli.md). */
 import { describe, expect, it } from 'vitest';
-import { makeIccs } from '../../src/rules/iccs.js';
-import { Position } from '../../src/rules/position.js';
+import { makeIccs, Position } from '../../src/rules/index.js';
 import { xqboard } from '../helpers/cli.js';
 
 const START = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readPgn } from '../../src/record/pgn.js';
-import { Position } from '../../src/rules/position.js';
+import { Position } from '../../src/rules/index.js';
 import { makeSensorLog } from '../../src/sensors/sensor-log.js';
 import { physicalPlay } from '../../src/simulation/physical-play.js';
 import { xqboard } from '../helpers/cli.js';

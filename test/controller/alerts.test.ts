@@ -15,7 +15,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import type { BoardSession } from '../../src/controller/board-session.js';
 import { Controller } from '../../src/controller/controller.js';
-import { parseSquare, type Square } from '../../src/rules/types.js';
+import { parseSquare, type Square } from '../../src/rules/index.js';
 import type { BoardSimulator } from '../../src/sensors/simulator.js';
 import { Recorder } from '../mqtt/support.js';
 

@@ -12,12 +12,12 @@ import { BoardSession } from '../../src/controller/board-session.js';
 import { Bus, type BusEvents } from '../../src/controller/bus.js';
 import { readJournal } from '../../src/record/journal.js';
 import { parseGame } from '../../src/record/pgn.js';
-import { parseIccs } from '../../src/rules/iccs.js';
-import { ManualClock } from '../../src/sensors/clock.js';
+import { parseIccs } from '../../src/rules/index.js';
 import { parseSensorLog } from '../../src/sensors/sensor-log.js';
 import { BoardSimulator } from '../../src/sensors/simulator.js';
 import type { SensorListener, SensorSource } from '../../src/sensors/source.js';
 import { runSensorEvents } from '../../src/tracker/run.js';
+import { ManualClock } from '../../src/util/clock.js';
 
 const MATE_IN_ONE = '4k4/8R/9/9/9/9/9/9/9/R2K5 w - - 0 1';
 

@@ -12,9 +12,9 @@ import { configSchema } from '../../src/config/schema.js';
 import { BoardSession } from '../../src/controller/board-session.js';
 import { Bus, type BusEvents } from '../../src/controller/bus.js';
 import { Controller } from '../../src/controller/controller.js';
-import { ManualClock } from '../../src/sensors/clock.js';
 import { BoardSimulator } from '../../src/sensors/simulator.js';
 import type { SensorListener, SensorSource } from '../../src/sensors/source.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { Recorder } from '../mqtt/support.js';
 
 /** A driver whose first starts fail (a port not there yet), then works like the simulator. */

@@ -11,9 +11,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/load.js';
 import { BoardSession } from '../../src/controller/board-session.js';
 import { Bus, type BusEvents } from '../../src/controller/bus.js';
-import { parseSquare } from '../../src/rules/types.js';
-import type { Clock } from '../../src/sensors/clock.js';
+import { parseSquare } from '../../src/rules/index.js';
 import { BoardSimulator, SimulatedHand } from '../../src/sensors/simulator.js';
+import type { Clock } from '../../src/util/clock.js';
 
 /** A clock whose event loop is blocked for `advance(ms)`: then everything due fires, late. */
 class LateClock implements Clock {

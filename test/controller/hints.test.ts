@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HintEngine } from '../../src/engine/hints.js';
-import { INITIAL_FEN } from '../../src/rules/fen.js';
+import { INITIAL_FEN } from '../../src/rules/index.js';
 
 describe('hint engine', () => {
   it('searches in a worker: the event loop keeps running while it thinks', async () => {

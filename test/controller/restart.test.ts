@@ -55,13 +55,20 @@ function start(): Child {
   return { child, stderr: () => stderr, exit };
 }
 
-/** The broker's port once the command says it runs. */
+/** The broker's port once the command logs that it runs (a JSON line: stderr is not a terminal). */
 async function brokerUrl(run: Child): Promise<string> {
-  for (let i = 0; i < 400 && !run.stderr().includes('running'); i++) {
+  const running = (): { mqttPort?: number } | undefined =>
+    run
+      .stderr()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { msg: string; mqttPort?: number })
+      .find((l) => l.msg.startsWith('running'));
+  for (let i = 0; i < 400 && !running(); i++) {
     if (run.child.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 50));
   }
-  const port = /MQTT broker on port (\d+)/.exec(run.stderr())?.[1];
+  const port = running()?.mqttPort;
   if (!port) throw new Error(`xqboard start did not run:\n${run.stderr()}`);
   return `mqtt://127.0.0.1:${port}`;
 }

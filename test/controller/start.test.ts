@@ -1,8 +1,9 @@
 /**
  * `xqboard start` as users run it: the built command in a child process, with a configuration on
  * free ports. A client sees the bridge online, plays a move on the simulated board through a
- * request, sees it published; SIGTERM ends it cleanly (offline, exit 0). A port already taken is
- * reported by name with the way to change it.
+ * request, sees it published; SIGTERM ends it cleanly (offline, exit 0). Its log on standard error
+ * (not a terminal here) is one JSON line per event, the board's lines with the board's id. A port
+ * already taken is reported by name with the way to change it, in plain text.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,15 +40,30 @@ function start(args: string[]): Child {
   return { child, stderr: () => stderr, exit };
 }
 
-/** The broker's port, as the command says once it runs (`--mqtt-port 0`: any free one). */
+interface LogLine {
+  level: number;
+  msg: string;
+  board?: string;
+  [field: string]: unknown;
+}
+
+/** The complete lines of standard error, each a JSON object (pino's), or a test failure. */
+const logLines = (run: Child): LogLine[] =>
+  run
+    .stderr()
+    .split('\n')
+    .slice(0, -1)
+    .map((line) => JSON.parse(line) as LogLine);
+
+/** The broker's port, as the command logs once it runs (`--mqtt-port 0`: any free one). */
 async function brokerPort(run: Child): Promise<number> {
-  for (let i = 0; i < 300 && !run.stderr().includes('running'); i++) {
+  const running = () => logLines(run).find((l) => l.msg.startsWith('running'));
+  for (let i = 0; i < 300 && !running(); i++) {
     if (run.child.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 50));
   }
-  expect(run.stderr()).toContain('running');
-  const port = /MQTT broker on port (\d+)/.exec(run.stderr());
-  return Number(port?.[1]);
+  expect(running()).toMatchObject({ level: 30, boards: ['demo'] });
+  return running()!.mqttPort as number;
 }
 
 function writeConfig(port: number, wsPort: number): string {
@@ -102,7 +118,11 @@ describe('xqboard start', () => {
         client!.on('xqdemo/bridge/state').some((m) => m.text === '{"state":"offline"}'),
       );
       expect(await run.exit).toBe(0);
-      expect(run.stderr()).toContain('stopping (SIGTERM)');
+      const lines = logLines(run);
+      // The last line before the exit is there (the log is written synchronously).
+      expect(lines.at(-1)).toMatchObject({ msg: 'stopping (SIGTERM)', signal: 'SIGTERM' });
+      const gameLine = lines.find((l) => /game .* under way/.test(l.msg));
+      expect(gameLine).toMatchObject({ board: 'demo', level: 30 });
     } catch (e) {
       throw new Error(`${(e as Error).message}\nstderr of xqboard start:\n${run.stderr()}`);
     } finally {
@@ -119,6 +139,8 @@ describe('xqboard start', () => {
     try {
       const run = start(['--config', writeConfig(port, 0)]);
       expect(await run.exit).toBe(1);
+      // A message for the user, not a log event: plain text.
+      expect(run.stderr()).toMatch(/^xqboard start: /);
       expect(run.stderr()).toContain(`port ${port} (mqtt.port) is already in use`);
       expect(run.stderr()).toContain(`--mqtt-port ${port + 1}`);
     } finally {
@@ -131,6 +153,14 @@ describe('xqboard start', () => {
     writeFileSync(file, 'mqtt:\n  prot: 1883\n');
     const run = start(['--config', file]);
     expect(await run.exit).toBe(2);
-    expect(run.stderr()).toMatch(/bad\.yaml:2: mqtt\.prot: unknown key "prot"/);
+    expect(run.stderr()).toMatch(/^xqboard start: .*bad\.yaml:2: mqtt\.prot: unknown key "prot"/);
+  });
+
+  it('refuses a log level it does not know, in plain text, with exit status 2', async () => {
+    const run = start(['--log-level', 'loud']);
+    expect(await run.exit).toBe(2);
+    expect(run.stderr()).toMatch(
+      /^xqboard start: --log-level must be one of fatal, error, warn, info, debug/,
+    );
   });
 });

@@ -9,12 +9,13 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/load.js';
 import { BoardSession } from '../../src/controller/board-session.js';
-import { Bus, silentLogger } from '../../src/controller/bus.js';
+import { Bus } from '../../src/controller/bus.js';
 import { BoardFeed } from '../../src/controller/feed.js';
 import { TerminalView } from '../../src/controller/terminal.js';
-import { parseSquare } from '../../src/rules/types.js';
-import { ManualClock } from '../../src/sensors/clock.js';
+import { parseSquare } from '../../src/rules/index.js';
 import { BoardSimulator } from '../../src/sensors/simulator.js';
+import { ManualClock } from '../../src/util/clock.js';
+import { silentLogger } from '../../src/util/log.js';
 
 let dir: string;
 beforeEach(() => {

@@ -6,8 +6,7 @@
  * (src/sensors/serial.ts) as the controller would.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseFen } from '../../src/rules/fen.js';
-import { defaultSetup } from '../../src/rules/setup.js';
+import { defaultSetup, parseFen } from '../../src/rules/index.js';
 import { SerialSource } from '../../src/sensors/serial.js';
 import { type Cells, cellsOf, EMPTY_CELLS } from '../../src/sensors/snapshot.js';
 import { EventLog } from '../sensors/devices/events.js';

@@ -5,9 +5,7 @@
  * Needs the firmware toolchain (CI installs it); without it the suite fails and says what to install.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseFen } from '../../src/rules/fen.js';
-import { defaultSetup } from '../../src/rules/setup.js';
-import { parseSquare } from '../../src/rules/types.js';
+import { defaultSetup, parseFen, parseSquare } from '../../src/rules/index.js';
 import { encodeCommand } from '../../src/sensors/protocol.js';
 import { SerialSource } from '../../src/sensors/serial.js';
 import { type Cells, cellsOf, EMPTY_CELLS, type Sensing } from '../../src/sensors/snapshot.js';

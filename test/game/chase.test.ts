@@ -1,8 +1,7 @@
 /** What counts as a chase (chase.ts), one exemption at a time, on small positions. */
 import { describe, expect, it } from 'vitest';
-import { chasedBy, squaresOf } from '../../src/game/chase.js';
-import { parseIccs } from '../../src/rules/iccs.js';
-import { makeSquareName } from '../../src/rules/types.js';
+import { chasedBy } from '../../src/game/chase.js';
+import { makeSquareName, parseIccs, squaresOf } from '../../src/rules/index.js';
 import { positionOf } from '../helpers/positions.js';
 
 /** The squares (ICCS names) the move `iccs` chases on `fen`. */

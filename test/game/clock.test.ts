@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChessClock, type ClockControl, parseClockControl } from '../../src/game/clock.js';
 import { Game } from '../../src/game/game.js';
-import { parseIccs } from '../../src/rules/iccs.js';
+import { parseIccs } from '../../src/rules/index.js';
 
 const MIN = 60_000;
 

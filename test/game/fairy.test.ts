@@ -7,12 +7,19 @@
  */
 import type { FairyStockfish } from 'ffish';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { attacksFrom, type Board, chasedBy, squaresOf } from '../../src/game/chase.js';
+import { chasedBy } from '../../src/game/chase.js';
 import { Game } from '../../src/game/game.js';
-import { parseFen } from '../../src/rules/fen.js';
-import { makeIccs, parseIccs } from '../../src/rules/iccs.js';
-import { Position } from '../../src/rules/position.js';
-import type { Move, Role } from '../../src/rules/types.js';
+import {
+  attacksFrom,
+  type Board,
+  type Move,
+  makeIccs,
+  Position,
+  parseFen,
+  parseIccs,
+  type Role,
+  squaresOf,
+} from '../../src/rules/index.js';
 import { readSharedJson } from '../helpers/shared.js';
 import { type FairyBoard, fairyLegalIccs, loadFairy, moveToFairy } from '../rules/fairy.js';
 import { allowedSquares, fenOf, randomSetup, rng } from '../rules/support.js';

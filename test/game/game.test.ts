@@ -6,9 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Game, type GameOptions } from '../../src/game/game.js';
 import { isInsufficientMaterial } from '../../src/game/material.js';
 import { TOURNAMENT } from '../../src/game/policy.js';
-import { parseFen } from '../../src/rules/fen.js';
-import { parseIccs } from '../../src/rules/iccs.js';
-import type { Move } from '../../src/rules/types.js';
+import { type Move, makeFen, makeIccs, parseFen, parseIccs } from '../../src/rules/index.js';
 import { rng } from '../rules/support.js';
 
 function start(fen?: string, options: GameOptions = {}): Game {
@@ -241,6 +239,31 @@ describe('moves', () => {
     expect(game.undoLast()).toMatchObject({ ok: false, error: { code: 'nothing_to_undo' } });
     playAll(game, 'i0i8');
     expect(game.moves.map((m) => m.iccs)).toEqual(['i0i8']);
+  });
+
+  it('positionAfter gives the position after each ply, and undoLast walks back through the same ones', () => {
+    const random = rng(7);
+    const game = start(undefined, { moveLimit: 0 });
+    while (game.moves.length < 150 && !game.isOver) {
+      const moves = game.position.legalMoves();
+      playAll(game, makeIccs(moves[Math.floor(random() * moves.length)]!));
+    }
+    const n = game.moves.length;
+    expect(n).toBeGreaterThan(20);
+    expect(makeFen(game.positionAfter(0)!.toSetup())).toBe(game.startFen);
+    for (let k = 1; k <= n; k++)
+      expect(makeFen(game.positionAfter(k)!.toSetup())).toBe(game.moves[k - 1]!.fen);
+    expect(game.positionAfter(n + 1)).toBeUndefined();
+    // A copy: changing it does not change the game.
+    const copy = game.positionAfter(n)!;
+    copy.play(copy.legalMoves()[0]!);
+    expect(game.fen).toBe(game.moves[n - 1]!.fen);
+    for (let k = n - 1; k >= 0; k--) {
+      expect(game.undoLast().ok).toBe(true);
+      expect(game.fen).toBe(k === 0 ? game.startFen : game.moves[k - 1]!.fen);
+      expect(makeFen(game.position.toSetup())).toBe(game.fen);
+      expect(game.position.hash).toBe(game.history.at(-1)!.hash);
+    }
   });
 
   it('a resigned game cannot be undone', () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { Game } from '../../src/game/game.js';
 import { judgeRepetition } from '../../src/game/repetition.js';
-import { parseIccs } from '../../src/rules/iccs.js';
+import { parseIccs } from '../../src/rules/index.js';
 import { readSharedJson } from '../helpers/shared.js';
 
 interface RepetitionCase {

@@ -1,5 +1,5 @@
+import { Position } from '../../src/rules/index.js';
 /** A position from a FEN the test knows to be good (a bad one is a bug in the test: it throws). */
-import { Position } from '../../src/rules/position.js';
 
 export function positionOf(fen: string): Position {
   const pos = Position.fromFen(fen);

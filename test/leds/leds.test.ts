@@ -11,7 +11,7 @@ import { configSchema } from '../../src/config/schema.js';
 import { Controller } from '../../src/controller/controller.js';
 import { COLOURS, LED_COUNT, ledFrame, rgbBytes, squareOf } from '../../src/leds/frame.js';
 import { ledIndex, WLED_MAX_COLOURS, wledPower, wledSegmentCommands } from '../../src/leds/wled.js';
-import { defaultSetup } from '../../src/rules/setup.js';
+import { defaultSetup } from '../../src/rules/index.js';
 import { cellsOf } from '../../src/sensors/snapshot.js';
 import { ProtocolDevice } from '../sensors/devices/protocol-device.js';
 

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
-import { stderrLogger } from '../../src/controller/bus.js';
 import { Controller } from '../../src/controller/controller.js';
 import { Game } from '../../src/game/game.js';
-import { parseIccs } from '../../src/rules/iccs.js';
+import { parseIccs } from '../../src/rules/index.js';
+import { createLogger } from '../../src/util/log.js';
 import { journaledMoves, Recorder } from './support.js';
 
 export const BASE = 'xqtest';
@@ -49,7 +49,7 @@ export function newController(
   config: ReturnType<typeof testConfig>['config'],
   listen: ConstructorParameters<typeof Controller>[0]['listen'] = { mqttPort: 0 },
 ): Controller {
-  const quiet = process.env.XQBOARD_TEST_LOG ? stderrLogger : undefined;
+  const quiet = process.env.XQBOARD_TEST_LOG ? createLogger() : undefined;
   return new Controller({ config, handMs: 150, listen, ...(quiet ? { logger: quiet } : {}) });
 }
 

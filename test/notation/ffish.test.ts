@@ -13,10 +13,7 @@ import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeMove } from '../../src/notation/describe.js';
 import { makeWxf, parseWxf, type WxfStyle } from '../../src/notation/wxf.js';
-import { parseFen } from '../../src/rules/fen.js';
-import { makeIccs } from '../../src/rules/iccs.js';
-import { Position } from '../../src/rules/position.js';
-import { type Move, makeSquareName } from '../../src/rules/types.js';
+import { type Move, makeIccs, makeSquareName, Position, parseFen } from '../../src/rules/index.js';
 import { rng } from '../../src/simulation/random.js';
 
 interface FfBoard {

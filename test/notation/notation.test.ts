@@ -1,8 +1,7 @@
 /** WXF and Chinese notation: the disambiguation rules of wxf.org and what real files contain. */
 import { describe, expect, it } from 'vitest';
 import { makeChinese, makeWxf, notationOf, parseMoveAny, WXF_FULL_WIDTH } from '../../src/notation/index.js';
-import { makeIccs, parseIccs } from '../../src/rules/iccs.js';
-import type { Position } from '../../src/rules/position.js';
+import { makeIccs, type Position, parseIccs } from '../../src/rules/index.js';
 import { positionOf } from '../helpers/positions.js';
 
 const position = positionOf;

@@ -14,9 +14,7 @@ import {
   parseMove,
   WXF_FULL_WIDTH,
 } from '../../src/notation/index.js';
-import { makeIccs } from '../../src/rules/iccs.js';
-import { Position } from '../../src/rules/position.js';
-import { makeSquareName, parseSquare } from '../../src/rules/types.js';
+import { makeIccs, makeSquareName, Position, parseSquare } from '../../src/rules/index.js';
 import { readShared } from '../helpers/shared.js';
 
 /** Move tokens of each game, as written. */

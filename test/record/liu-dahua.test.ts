@@ -7,8 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { NotationName } from '../../src/notation/index.js';
 import { type PgnGame, readPgn, writePgnFile } from '../../src/record/pgn.js';
 import { readPgnFile } from '../../src/record/stream.js';
-import { parseFen } from '../../src/rules/fen.js';
-import { Position } from '../../src/rules/position.js';
+import { Position, parseFen } from '../../src/rules/index.js';
 import { sharedPath } from '../helpers/shared.js';
 
 const games: PgnGame[] = [];

@@ -12,7 +12,7 @@ import {
   writePgn,
 } from '../../src/record/pgn.js';
 import { readPgnStream } from '../../src/record/stream.js';
-import { INITIAL_FEN } from '../../src/rules/fen.js';
+import { INITIAL_FEN } from '../../src/rules/index.js';
 import { readShared } from '../helpers/shared.js';
 
 const ok = <T>(r: { ok: true; value: T } | { ok: false; error: { message: string } }): T => {

@@ -4,11 +4,16 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { attackersOf, generalsFacing } from '../../src/rules/attacks.js';
-import { explainIllegal, legalTargets } from '../../src/rules/explain.js';
-import { makeIccs, parseIccs } from '../../src/rules/iccs.js';
-import type { Move } from '../../src/rules/types.js';
-import { parseSquare } from '../../src/rules/types.js';
+import {
+  attackersOf,
+  explainIllegal,
+  generalsFacing,
+  legalTargets,
+  type Move,
+  makeIccs,
+  parseIccs,
+  parseSquare,
+} from '../../src/rules/index.js';
 import { reaches, generalsFacing as slowFacing } from './slow-rules.js';
 import { fenOf, load, PERFT_CASES, randomGame, randomPlacement, rng } from './support.js';
 

@@ -6,8 +6,7 @@
  */
 import type { FairyStockfish } from 'ffish';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeIccs } from '../../src/rules/iccs.js';
-import type { Position } from '../../src/rules/position.js';
+import { makeIccs, type Position } from '../../src/rules/index.js';
 import { type FairyBoard, fairyLegalIccs, fairyToMove, loadFairy, moveToFairy } from './fairy.js';
 import { fenOf, load, PERFT_CASES, randomGame, randomPlacement, rng } from './support.js';
 

@@ -1,8 +1,7 @@
 /** Fairy-Stockfish's rules library (npm ffish, WebAssembly) as an independent oracle for the tests. */
 import { createRequire } from 'node:module';
 import type { Board, FairyStockfish } from 'ffish';
-import { makeIccs } from '../../src/rules/iccs.js';
-import { type Move, makeSquare } from '../../src/rules/types.js';
+import { type Move, makeIccs, makeSquare } from '../../src/rules/index.js';
 
 export type FairyBoard = Board;
 

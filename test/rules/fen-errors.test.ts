@@ -1,7 +1,6 @@
 /** One hand-written FEN per error code: the code, and a message that says where the FEN is wrong. */
 import { describe, expect, it } from 'vitest';
-import { parseFen } from '../../src/rules/fen.js';
-import { Position } from '../../src/rules/position.js';
+import { Position, parseFen } from '../../src/rules/index.js';
 
 function errorOf(fen: string): { code: string; message: string } | undefined {
   const setup = parseFen(fen);

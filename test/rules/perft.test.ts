@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { perft, perftDivide } from '../../src/rules/perft.js';
+import { perft, perftDivide } from '../../src/rules/index.js';
 import { positionOf } from '../helpers/positions.js';
 import { readSharedJson } from '../helpers/shared.js';
 

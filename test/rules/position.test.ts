@@ -1,8 +1,6 @@
 /** Position's friendly API: play/undo over long games, clones, queries. */
 import { describe, expect, it } from 'vitest';
-import { parseIccs } from '../../src/rules/iccs.js';
-import { Position } from '../../src/rules/position.js';
-import { type Move, parseSquare } from '../../src/rules/types.js';
+import { INITIAL_FEN, type Move, Position, parseIccs, parseSquare } from '../../src/rules/index.js';
 import { fenOf, load } from './support.js';
 
 const move = (iccs: string): Move => {
@@ -12,6 +10,29 @@ const move = (iccs: string): Move => {
 };
 
 describe('Position', () => {
+  it('legalCodes hands out an array of its own: a later query on any position does not change it', () => {
+    const start = Position.default();
+    const codes = start.legalCodes();
+    const copy = [...codes];
+    expect(codes).toHaveLength(44);
+    const other = load('4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1');
+    other.legalCodes();
+    other.legalMoves();
+    start.hasLegalMove();
+    expect([...codes]).toEqual(copy);
+  });
+
+  it('makeNull passes the move (side and key as the same board with the other side to move); unmakeNull undoes it', () => {
+    const pos = Position.default();
+    const before = { hash: pos.hash, low: pos.hashLow, high: pos.hashHigh };
+    pos.makeNull();
+    expect(pos.turn).toBe('black');
+    expect(pos.hash).toBe(load(INITIAL_FEN.replace(' w ', ' b ')).hash);
+    pos.unmakeNull();
+    expect(pos.turn).toBe('red');
+    expect({ hash: pos.hash, low: pos.hashLow, high: pos.hashHigh }).toEqual(before);
+  });
+
   it('takes back every move of a game longer than 1024 plies', () => {
     // Regression: the undo stack had a fixed 1024 entries and undo() past them corrupted the board.
     const pos = load('3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1');

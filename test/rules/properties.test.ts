@@ -1,15 +1,29 @@
 /**
  * Property tests (fast-check) of the rules core against the slow first-principles oracle of
- * slow-rules.ts: FEN round trips, every generated move legal and every legal move generated, and
- * bad FENs answered with their error code, never an exception.
+ * slow-rules.ts and of the fast move generator against the readable attack module (attacks.ts): FEN
+ * round trips, every generated move legal and every legal move generated, and bad FENs answered
+ * with their error code, never an exception.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { makeBoardFen, makeFen, parseFen } from '../../src/rules/fen.js';
-import { makeIccs } from '../../src/rules/iccs.js';
-import { Position } from '../../src/rules/position.js';
-import { boardsEqual } from '../../src/rules/setup.js';
-import type { Color, Piece, Role, Square } from '../../src/rules/types.js';
+import {
+  attackersTo,
+  attacksFrom,
+  boardsEqual,
+  type Color,
+  generalOf,
+  generalsFacing,
+  makeBoardFen,
+  makeFen,
+  makeIccs,
+  type Piece,
+  type Board as PlainBoard,
+  Position,
+  parseFen,
+  type Role,
+  type Square,
+  squaresOf,
+} from '../../src/rules/index.js';
 import { attackedBy, exposesGeneral, generalSquare, slowLegalMoves } from './slow-rules.js';
 import {
   allowedSquares,
@@ -128,6 +142,61 @@ describe('move generation against the first-principles oracle', () => {
         expect({ fen: fenOf(pos), hash: pos.hash }).toEqual(before);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+// ---------------------------------------------------------------- fast path against attacks.ts
+
+/** The points the piece on `sq` may move to by its movement rule, from the readable attack module. */
+function readableTargets(board: PlainBoard, sq: Square): Square[] {
+  const piece = board[sq]!;
+  const attacks = attacksFrom(board, sq, piece);
+  const out: Square[] = [];
+  // A cannon moves like a chariot and captures over a screen; every other piece moves where it attacks.
+  const quiet =
+    piece.role === 'cannon' ? attacksFrom(board, sq, { color: piece.color, role: 'chariot' }) : attacks;
+  for (const t of squaresOf(quiet)) if (!board[t]) out.push(t);
+  for (const t of squaresOf(attacks)) if (board[t] && board[t]!.color !== piece.color) out.push(t);
+  return out;
+}
+
+/** Legal moves from the readable module: every target whose move leaves the own general safe. */
+function readableLegalMoves(board: PlainBoard, turn: Color): string[] {
+  const out: string[] = [];
+  for (let from = 0; from < 90; from++) {
+    if (board[from]?.color !== turn) continue;
+    for (const to of readableTargets(board, from)) {
+      const after = board.slice();
+      after[to] = after[from];
+      after[from] = undefined;
+      const general = generalOf(after, turn)!;
+      if (!generalsFacing(after) && attackersTo(after, general, other(turn)) === 0n)
+        out.push(makeIccs({ from, to }));
+    }
+  }
+  return out.sort();
+}
+
+describe('the fast move generator (mailbox) against the readable attack module', () => {
+  it('same legal moves, same check before and after every move', () => {
+    fc.assert(
+      fc.property(positionFen, (fen) => {
+        const pos = load(fen);
+        const board = pos.toSetup().board;
+        const fast = pos.legalMoves();
+        expect(fast.map((m) => makeIccs(m)).sort(), fen).toEqual(readableLegalMoves(board, pos.turn));
+        const king = generalOf(board, pos.turn)!;
+        expect(pos.isCheck(), fen).toBe(attackersTo(board, king, other(pos.turn)) !== 0n);
+        for (const m of fast) {
+          pos.play(m);
+          const after = pos.toSetup().board;
+          const checked = attackersTo(after, generalOf(after, pos.turn)!, other(pos.turn)) !== 0n;
+          expect(pos.isCheck(), `${fen} ${makeIccs(m)}`).toBe(checked);
+          pos.undo();
+        }
+      }),
+      { numRuns: 400 },
     );
   });
 });

@@ -1,9 +1,9 @@
+import type { Color, Move, Piece, Square } from '../../src/rules/index.js';
 /**
  * A slow xiangqi rules oracle written straight from the rules text (2.2, 3.1, 4.1.2) for tests: plain
  * 90-square boards, no tables, no mailbox, nothing shared with src/rules/position.ts. "Is square X
  * attacked" is answered by asking every enemy piece whether its own movement reaches X.
  */
-import type { Color, Move, Piece, Square } from '../../src/rules/types.js';
 
 export type Board = readonly (Piece | undefined)[];
 

@@ -1,8 +1,15 @@
 /** Shared helpers of the rules tests: loading FENs, a seeded random generator, random games and placements. */
-import { makeFen } from '../../src/rules/fen.js';
-import { Position } from '../../src/rules/position.js';
-import type { Setup } from '../../src/rules/setup.js';
-import type { Color, Move, Piece, Role, Square } from '../../src/rules/types.js';
+
+import {
+  type Color,
+  type Move,
+  makeFen,
+  type Piece,
+  Position,
+  type Role,
+  type Setup,
+  type Square,
+} from '../../src/rules/index.js';
 import { readSharedJson } from '../helpers/shared.js';
 
 export interface PerftCase {

@@ -3,10 +3,10 @@
  * simulated StandardFirmata board with six MCP23017s on the device side of a mock port.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultSetup } from '../../src/rules/setup.js';
-import { ManualClock } from '../../src/sensors/clock.js';
+import { defaultSetup } from '../../src/rules/index.js';
 import { JohnnyFiveSource } from '../../src/sensors/johnny-five.js';
 import { cellsOf, EMPTY_CELLS } from '../../src/sensors/snapshot.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { EventLog } from './devices/events.js';
 import { FirmataDevice } from './devices/firmata-device.js';
 

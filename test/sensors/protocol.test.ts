@@ -1,7 +1,7 @@
 /** The codec against PROTOCOL.md's worked examples, round trips, and fuzzing. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaultSetup } from '../../src/rules/setup.js';
+import { defaultSetup } from '../../src/rules/index.js';
 import {
   type BoardMessage,
   boardDecoder,

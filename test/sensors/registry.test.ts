@@ -5,8 +5,7 @@ import { SerialPortMock } from 'serialport';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
-import { defaultSetup } from '../../src/rules/setup.js';
-import { ManualClock } from '../../src/sensors/clock.js';
+import { defaultSetup } from '../../src/rules/index.js';
 import { JohnnyFiveSource } from '../../src/sensors/johnny-five.js';
 import { createSource, createSources } from '../../src/sensors/registry.js';
 import { ReplaySource } from '../../src/sensors/replay.js';
@@ -14,6 +13,7 @@ import { SerialSource } from '../../src/sensors/serial.js';
 import { BoardSimulator } from '../../src/sensors/simulator.js';
 import { cellsOf } from '../../src/sensors/snapshot.js';
 import type { SensorEvent } from '../../src/sensors/source.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { sharedPath } from '../helpers/shared.js';
 
 function config(yaml: string): Config {

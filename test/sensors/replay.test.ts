@@ -2,11 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/sensors/clock.js';
 import { asFastAsPossible, ReplaySource, readSensorLogFile, realTime } from '../../src/sensors/replay.js';
 import { parseSensorLog, type SensorLog } from '../../src/sensors/sensor-log.js';
 import { EMPTY_CELLS, makeOcc } from '../../src/sensors/snapshot.js';
 import type { SensorEvent } from '../../src/sensors/source.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { sharedPath } from '../helpers/shared.js';
 
 const EMPTY_OCC = makeOcc(EMPTY_CELLS);

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { INITIAL_FEN, parseFen } from '../../src/rules/fen.js';
-import { defaultSetup } from '../../src/rules/setup.js';
+import { defaultSetup, INITIAL_FEN, parseFen } from '../../src/rules/index.js';
 import {
   makeSensorLog,
   makeSensorLogLines,

@@ -1,11 +1,10 @@
 /** Sensor health: flicker and never-changed counts, fed directly and from the serial source. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultSetup } from '../../src/rules/setup.js';
-import { parseSquare } from '../../src/rules/types.js';
-import { ManualClock } from '../../src/sensors/clock.js';
+import { defaultSetup, parseSquare } from '../../src/rules/index.js';
 import { renderHealth, SensorHealth } from '../../src/sensors/health.js';
 import { SerialSource } from '../../src/sensors/serial.js';
 import { cellsOf, EMPTY_CELLS } from '../../src/sensors/snapshot.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { EventLog } from './devices/events.js';
 import { ProtocolDevice } from './devices/protocol-device.js';
 

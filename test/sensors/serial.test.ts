@@ -5,12 +5,11 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultSetup } from '../../src/rules/setup.js';
-import { parseSquare } from '../../src/rules/types.js';
-import { ManualClock } from '../../src/sensors/clock.js';
+import { defaultSetup, parseSquare } from '../../src/rules/index.js';
 import { boardDecoder, ProtocolParser } from '../../src/sensors/protocol.js';
 import { SerialSource, type SerialSourceOptions } from '../../src/sensors/serial.js';
 import { cellsOf, EMPTY_CELLS } from '../../src/sensors/snapshot.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { EventLog } from './devices/events.js';
 import { ProtocolDevice, type ProtocolDeviceOptions } from './devices/protocol-device.js';
 

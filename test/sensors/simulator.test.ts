@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { INITIAL_FEN } from '../../src/rules/fen.js';
-import { defaultSetup } from '../../src/rules/setup.js';
-import { parseSquare } from '../../src/rules/types.js';
-import { ManualClock } from '../../src/sensors/clock.js';
+import { defaultSetup, INITIAL_FEN, parseSquare } from '../../src/rules/index.js';
 import { parseSensorLog, SensorLogWriter } from '../../src/sensors/sensor-log.js';
 import { BoardSimulator, renderBoard, renderCells } from '../../src/sensors/simulator.js';
 import { cellsOf, EMPTY_CELLS, type Sensing } from '../../src/sensors/snapshot.js';
 import type { SensorEvent } from '../../src/sensors/source.js';
+import { ManualClock } from '../../src/util/clock.js';
 
 const sq = (name: string): number => parseSquare(name)!;
 const START = (s: Sensing) => cellsOf(defaultSetup().board, s);

@@ -1,8 +1,6 @@
 // The generator of real play (rules 10–16): its logs are consistent with its own ground truth.
 import { describe, expect, it } from 'vitest';
-import { makeIccs } from '../../src/rules/iccs.js';
-import { Position } from '../../src/rules/position.js';
-import type { Move } from '../../src/rules/types.js';
+import { type Move, makeIccs, Position } from '../../src/rules/index.js';
 import { cellsOf } from '../../src/sensors/snapshot.js';
 import { type PhysicalOptions, physicalPlay } from '../../src/simulation/physical-play.js';
 import { rng } from '../../src/simulation/random.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Game } from '../../src/game/game.js';
 import { TOURNAMENT } from '../../src/game/policy.js';
-import { parseIccs } from '../../src/rules/iccs.js';
+import { parseIccs } from '../../src/rules/index.js';
 import { BoardScript } from './script.js';
 
 describe('moves', () => {

@@ -7,11 +7,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Game } from '../../src/game/game.js';
-import { Position } from '../../src/rules/position.js';
-import { ManualClock } from '../../src/sensors/clock.js';
+import { Position } from '../../src/rules/index.js';
 import { DEFAULT_RATES, type Handling, physicalPlay } from '../../src/simulation/physical-play.js';
 import { DEFAULT_TRACKER_OPTIONS } from '../../src/tracker/machine.js';
 import { Tracker } from '../../src/tracker/tracker.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { randomGame } from './physical-support.js';
 
 /** Every state value path, like `playing.pendingCapture`. */

@@ -1,7 +1,6 @@
 // Random games, from the start and from random positions given by FEN, played physically.
 import { describe, expect, it } from 'vitest';
-import { makeFen } from '../../src/rules/fen.js';
-import { Position } from '../../src/rules/position.js';
+import { makeFen, Position } from '../../src/rules/index.js';
 import { physicalPlay } from '../../src/simulation/physical-play.js';
 import { runSensorEvents } from '../../src/tracker/run.js';
 import { checkGame, newTally, positionOf, randomGame, report } from './physical-support.js';

@@ -5,8 +5,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type PgnGame, readPgn } from '../../src/record/pgn.js';
-import type { Position } from '../../src/rules/position.js';
-import type { Move } from '../../src/rules/types.js';
 import type { Sensing } from '../../src/sensors/snapshot.js';
 import { type Handling, type PhysicalOptions, physicalPlay } from '../../src/simulation/physical-play.js';
 import { runSensorEvents } from '../../src/tracker/run.js';
@@ -20,6 +18,7 @@ export function liuDahuaGames(): PgnGame[] {
   });
 }
 
+import type { Move, Position } from '../../src/rules/index.js';
 import { positionOf } from '../helpers/positions.js';
 
 export { positionOf };

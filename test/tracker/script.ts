@@ -1,8 +1,6 @@
 /** A board in a test: pieces lifted and placed by hand, on a clock the test moves. */
 import { Game, type GameOptions } from '../../src/game/game.js';
-import type { Position } from '../../src/rules/position.js';
-import { type Color, parseSquare } from '../../src/rules/types.js';
-import { ManualClock } from '../../src/sensors/clock.js';
+import { type Color, type Position, parseSquare } from '../../src/rules/index.js';
 import type { Sensing } from '../../src/sensors/snapshot.js';
 import {
   DEFAULT_TRACKER_OPTIONS,
@@ -11,6 +9,7 @@ import {
 } from '../../src/tracker/machine.js';
 import { expectedCells } from '../../src/tracker/reader.js';
 import { Tracker } from '../../src/tracker/tracker.js';
+import { ManualClock } from '../../src/util/clock.js';
 
 const at = (name: string): number => {
   const sq = parseSquare(name);

@@ -5,13 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Game } from '../../src/game/game.js';
-import { defaultSetup } from '../../src/rules/setup.js';
-import { parseSquare } from '../../src/rules/types.js';
-import { ManualClock } from '../../src/sensors/clock.js';
+import { defaultSetup, parseSquare } from '../../src/rules/index.js';
 import { SerialSource } from '../../src/sensors/serial.js';
 import { cellsOf } from '../../src/sensors/snapshot.js';
 import { DEFAULT_TRACKER_OPTIONS } from '../../src/tracker/machine.js';
 import { Tracker } from '../../src/tracker/tracker.js';
+import { ManualClock } from '../../src/util/clock.js';
 import { EventLog } from '../sensors/devices/events.js';
 import { ProtocolDevice } from '../sensors/devices/protocol-device.js';
 

@@ -13,8 +13,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import { Controller } from '../../src/controller/controller.js';
-import { INITIAL_FEN, parseFen } from '../../src/rules/fen.js';
-import { makeSquareName, parseSquare } from '../../src/rules/types.js';
+import { INITIAL_FEN, makeSquareName, parseFen, parseSquare } from '../../src/rules/index.js';
 import { Recorder } from '../mqtt/support.js';
 
 const CHROMIUM = '/usr/bin/chromium';

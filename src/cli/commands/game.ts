@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util';
 import { Game } from '../../game/game.js';
 import { makeChinese, makeWxf, parseMoveAny as readAnyNotation } from '../../notation/index.js';
-import { INITIAL_FEN } from '../../rules/fen.js';
-import type { Position } from '../../rules/position.js';
-import type { CodedError, Move, Result } from '../../rules/types.js';
+import { INITIAL_FEN, type Move, type Position } from '../../rules/index.js';
+import type { CodedError, Result } from '../../util/result.js';
 import { type Command, UsageError } from '../command.js';
 
 /** Reads one move as written on the command line, on the position it is played from. */

@@ -4,10 +4,7 @@ import { makeMove, type NotationName, type NotationStyle } from '../../notation/
 import { DEFAULT_ARCHIVE_DIR, gameOfJournal } from '../../record/archive.js';
 import { type JournalState, listJournals } from '../../record/journal.js';
 import { type PgnGame, writePgn } from '../../record/pgn.js';
-import { parseFen } from '../../rules/fen.js';
-import { Position } from '../../rules/position.js';
-import type { Setup } from '../../rules/setup.js';
-import { type Move, makePieceLetter, makeSquare } from '../../rules/types.js';
+import { type Move, makePieceLetter, makeSquare, Position, parseFen, type Setup } from '../../rules/index.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 import { notationOption, styleOption } from './convert.js';
 

@@ -1,7 +1,5 @@
 import { parseArgs } from 'node:util';
-import { INITIAL_FEN, parseFen } from '../../rules/fen.js';
-import { perft, perftDivide } from '../../rules/perft.js';
-import { Position } from '../../rules/position.js';
+import { INITIAL_FEN, Position, parseFen, perft, perftDivide } from '../../rules/index.js';
 import { type Command, UsageError } from '../command.js';
 
 export const perftCommand: Command = {

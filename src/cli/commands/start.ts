@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
-import { stderrLogger } from '../../controller/bus.js';
 import { Controller } from '../../controller/controller.js';
 import { TerminalView } from '../../controller/terminal.js';
+import { createLogger, LOG_LEVELS, type LogLevel } from '../../util/log.js';
 import { type Command, UsageError } from '../command.js';
 
 const portOption = (text: string | undefined, name: string): number | undefined => {
@@ -18,6 +18,7 @@ export const startCommand: Command = {
   name: 'start',
   summary: 'run the controller: boards, MQTT broker or bridge, LEDs, web page (default: one simulated board)',
   help: `Usage: xqboard start [--config FILE] [--mqtt-port N] [--ws-port N] [--web-port N] [--archive DIR]
+                     [--log-level LEVEL]
 
 Runs the controller until Ctrl-C (SIGINT) or SIGTERM. Without --config it runs the
 defaults (config/default.yaml): one simulated board and the MQTT broker inside the
@@ -29,6 +30,11 @@ games archived in ./data/games.
   --ws-port N      the embedded broker's WebSocket port (overrides mqtt.wsPort; 0: none)
   --web-port N     the web page's port (overrides web.port; 0: any free port)
   --archive DIR    where games are recorded (overrides archive.dir)
+  --log-level LEVEL  fatal, error, warn, info, debug, trace or silent (overrides log.level)
+
+The service log goes to standard error: one JSON line per event (pino) when it is not a
+terminal, as journald and log shippers take it; readable lines on a terminal. Every line
+of a board carries its id ("board"). Errors that stop the command are plain text.
 
 On a terminal, the boards are drawn as they change, and commands are read: a move
 (h2e2, C2.5 or 炮二平五) plays it on a simulated board; 'help' lists the others.
@@ -48,6 +54,7 @@ controller cannot start (a port in use, …); 2 for a bad configuration or optio
         'ws-port': { type: 'string' },
         'web-port': { type: 'string' },
         archive: { type: 'string' },
+        'log-level': { type: 'string' },
       },
       allowPositionals: false,
     });
@@ -56,6 +63,10 @@ controller cannot start (a port in use, …); 2 for a bad configuration or optio
     if (!loaded.ok) {
       io.err(`xqboard start: ${loaded.error.message}`);
       return 2;
+    }
+    const level = values['log-level'] ?? loaded.value.log.level;
+    if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+      throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got '${level}'`);
     }
     const mqttPort = portOption(values['mqtt-port'], '--mqtt-port');
     const wsPort = portOption(values['ws-port'], '--ws-port');
@@ -69,7 +80,9 @@ controller cannot start (a port in use, …); 2 for a bad configuration or optio
       },
       web: { ...loaded.value.web, ...(webPort !== undefined ? { port: webPort } : {}) },
       archive: values.archive !== undefined ? { dir: values.archive } : loaded.value.archive,
+      log: { level: level as LogLevel },
     };
+    const logger = createLogger({ level: config.log.level });
 
     let quit: () => void = () => {};
     const stopped = new Promise<string>((resolve) => {
@@ -80,7 +93,7 @@ controller cannot start (a port in use, …); 2 for a bad configuration or optio
     const tty = process.stdin.isTTY === true && process.stdout.isTTY === true;
     const controller = new Controller({
       config,
-      logger: stderrLogger,
+      logger,
       extensions: (context) => [
         new TerminalView(context, {
           output: process.stdout,
@@ -113,11 +126,16 @@ controller cannot start (a port in use, …); 2 for a bad configuration or optio
       : `MQTT broker ${mqttUrl}`;
     const boards = config.boards.map((b) => `${b.id} (${b.source.driver})`).join(', ');
     const page = web ? `; web page http://localhost:${web.port}/` : '';
-    io.err(
-      `xqboard: running. ${where}, topics under ${config.mqtt.baseTopic}/${page}; boards: ${boards}; games in ${config.archive.dir}. Ctrl-C stops.`,
+    logger.info(
+      `running. ${where}, topics under ${config.mqtt.baseTopic}/${page}; boards: ${boards}; games in ${config.archive.dir}. Ctrl-C stops.`,
+      {
+        ...(broker ? { mqttPort: broker.port } : { mqttUrl }),
+        ...(web ? { webPort: web.port } : {}),
+        boards: config.boards.map((b) => b.id),
+      },
     );
     const why = await stopped;
-    io.err(`xqboard: stopping (${why})`);
+    logger.info(`stopping (${why})`, { signal: why });
     await controller.stop();
     if (tty) process.stdin.pause();
     return 0;

@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-/// <reference lib="dom.iterable" />
 /**
  * The web page: every board drawn as a xiangqi board (SVG), live from the controller's
  * Server-Sent Events (the MQTT contract's payloads, see ../events.ts), with its moves in ICCS, WXF
@@ -16,17 +14,18 @@ import type {
   StatePayload,
 } from '../../mqtt/contract.js';
 import { makeMove, type NotationName } from '../../notation/index.js';
-import { parseFen } from '../../rules/fen.js';
-import { makeIccs, parseIccs } from '../../rules/iccs.js';
-import { Position } from '../../rules/position.js';
 import {
   type Color,
+  makeIccs,
   makeSquareName,
   type Piece,
+  Position,
+  parseFen,
+  parseIccs,
   parseSquare,
   type Role,
   type Square,
-} from '../../rules/types.js';
+} from '../../rules/index.js';
 import { type BoardSnapshot, type BoardsResponse, WEB_TOPICS, type WebEvent } from '../events.js';
 
 const TOPICS = WEB_TOPICS;
