@@ -8,18 +8,18 @@
  * Deterministic for a seed. Used by the tests that judge the move reader, by benchmarks and by
  * demos of the simulator.
  */
-import { explainIllegal } from '../rules/explain.js';
-import { makeIccs } from '../rules/iccs.js';
-import type { Position } from '../rules/position.js';
 import {
   type Color,
+  explainIllegal,
   type Move,
+  makeIccs,
   makeSquareName,
   type Piece,
+  type Position,
   type Square,
   squareFile,
   squareRank,
-} from '../rules/types.js';
+} from '../rules/index.js';
 import type { Sensing } from '../sensors/snapshot.js';
 import { rng } from './random.js';
 import {

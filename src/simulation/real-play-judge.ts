@@ -3,8 +3,7 @@
  * each game played physically under a condition, read back, classified (./classify.ts), tallied
  * into a row of the table. Shared by scripts/real-play.ts and test/tracker/real-play.test.ts.
  */
-import { Position } from '../rules/position.js';
-import { type Move, makeSquareName } from '../rules/types.js';
+import { type Move, makeSquareName, Position } from '../rules/index.js';
 import type { Sensing } from '../sensors/snapshot.js';
 import { runSensorEvents } from '../tracker/run.js';
 import { type Classification, classify, type Episode, type GameClass } from './classify.js';

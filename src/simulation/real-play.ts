@@ -4,8 +4,15 @@
  * captured piece still under its capturer, pieces off their intersection for a while), and helpers
  * to choose a dead square.
  */
-import type { Position } from '../rules/position.js';
-import { type Color, type Move, type Piece, type Square, squareFile, squareRank } from '../rules/types.js';
+import {
+  type Color,
+  type Move,
+  type Piece,
+  type Position,
+  type Square,
+  squareFile,
+  squareRank,
+} from '../rules/index.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
 
 /** Rules 10–16, each off (0 / undefined) unless given. Numbers are probabilities unless named a rate. */

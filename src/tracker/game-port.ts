@@ -15,7 +15,7 @@ export class TrackedGame {
 
   constructor(readonly game: Game) {
     this.current = game.position;
-    this.before = this.positionAfter(game.moves.length - 1);
+    this.before = this.game.positionAfter(game.moves.length - 1);
   }
 
   view(): GameView {
@@ -111,20 +111,12 @@ export class TrackedGame {
   private undoLast(t: number): boolean {
     if (!this.game.undoLast(this.gameTime(t)).ok) return false;
     this.current = this.game.position;
-    this.before = this.positionAfter(this.game.moves.length - 1);
+    this.before = this.game.positionAfter(this.game.moves.length - 1);
     return true;
   }
 
   /** The board's clock may start behind a resumed game's last move: game time never goes back. */
   private gameTime(t: number): number {
     return Math.max(t, this.game.moves.at(-1)?.t ?? t);
-  }
-
-  /** The position after `plies` moves of the game (undefined before the start). */
-  private positionAfter(plies: number): Position | undefined {
-    if (plies < 0) return undefined;
-    const pos = this.game.startPosition;
-    for (const m of this.game.moves.slice(0, plies)) pos.play(m.move);
-    return pos;
   }
 }

@@ -3,7 +3,7 @@
  * evidence that tells a capture from a piece merely held. A reading that changes back within the
  * bounce window is a flicker, not the end or the start of a lift.
  */
-import type { Square } from '../rules/types.js';
+import type { Square } from '../rules/index.js';
 import type { Cells } from '../sensors/snapshot.js';
 
 interface OpenLift {

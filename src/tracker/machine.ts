@@ -7,10 +7,16 @@
  * and answers with `applied`, so no move is played inside the machine.
  */
 import { assign, enqueueActions, setup } from 'xstate';
-import { explainIllegal } from '../rules/explain.js';
-import { makeIccs } from '../rules/iccs.js';
-import type { Position } from '../rules/position.js';
-import { type Color, type Move, makeSquareName, ROLE_NAMES, type Square } from '../rules/types.js';
+import {
+  type Color,
+  explainIllegal,
+  type Move,
+  makeIccs,
+  makeSquareName,
+  type Position,
+  ROLE_NAMES,
+  type Square,
+} from '../rules/index.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
 import { type Correction, pairCorrections } from './corrections.js';
 import { Lifts } from './lifts.js';

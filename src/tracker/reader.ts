@@ -17,8 +17,7 @@
  * - A square whose reading contradicts every explanation while the rest of the board fits, and
  *   has not changed for a while, is a suspected dead sensor: the caller masks it.
  */
-import type { Position } from '../rules/position.js';
-import type { Color, Move, Square } from '../rules/types.js';
+import type { Color, Move, Position, Square } from '../rules/index.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
 
 /** The cells a position shows to sensors of one kind. */
