@@ -39,7 +39,7 @@ export class Recorder {
     (client.stream as { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true);
     const recorder = new Recorder(client);
     // QoS 2 subscriptions: messages arrive at the QoS they were published with.
-    await client.subscribeAsync(topics, { qos: 2 });
+    if (topics.length > 0) await client.subscribeAsync(topics, { qos: 2 });
     return recorder;
   }
 
