@@ -99,12 +99,6 @@ export function mayWrite(account: Account, base: string, topic: string): boolean
   return route !== undefined && mayRequest(account, route);
 }
 
-/** Subscriptions: `$SYS` only for arbiters and the controller; the rest is filtered per message. */
-export function maySubscribe(account: Account, filter: string): boolean {
-  if (!filter.startsWith('$')) return true;
-  return account.role === 'arbiter' || account.role === 'controller';
-}
-
 // ---------------------------------------------------------------------------------------------
 // Logins
 

@@ -9,7 +9,7 @@
  *   has no refusal for a PUBLISH), and so are retained requests and requests beyond the client's
  *   rate, those two answered with an error on the request's response topic;
  * - each message is delivered only to the clients that may read its topic, whatever they
- *   subscribed to; `$SYS` subscriptions are refused to all but arbiters and the controller.
+ *   subscribed to (`$SYS` only to arbiters and the controller).
  */
 import type { Aedes, Client } from 'aedes';
 import type { Logger } from '../controller/bus.js';
@@ -20,7 +20,6 @@ import {
   type Account,
   LoginThrottle,
   mayRead,
-  maySubscribe,
   mayWrite,
   parseRequestTopic,
 } from './access.js';
@@ -82,11 +81,8 @@ export function guardBroker(aedes: Aedes, options: GuardOptions): void {
     done(null, true);
   };
 
-  aedes.authorizeSubscribe = (client, sub, done) => {
-    const account = accounts.get(client);
-    if (account && maySubscribe(account, sub.topic)) done(null, sub);
-    else done(null, null);
-  };
+  // Any subscription is granted, as Mosquitto grants it: what it delivers is filtered below.
+  aedes.authorizeSubscribe = (client, sub, done) => done(null, accounts.has(client) ? sub : null);
 
   aedes.authorizeForward = (client, packet) => {
     const account = accounts.get(client);
