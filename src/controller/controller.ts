@@ -119,13 +119,7 @@ export class Controller {
       const listen = this.options.listen ?? {};
       const wsPort = listen.wsPort ?? (config.mqtt.wsPort !== 0 ? config.mqtt.wsPort : undefined);
       const host = this.options.host ?? config.mqtt.host;
-      const tls = readTls(
-        config.mqtt.tls && {
-          ...config.mqtt.tls,
-          port: listen.tlsPort ?? config.mqtt.tls.port,
-          wsPort: listen.wssPort ?? config.mqtt.tls.wsPort,
-        },
-      );
+      const tls = readTls(config.mqtt.tls, listen);
       if (!tls.ok) {
         this.running = false;
         this.releaseLock();
@@ -280,6 +274,7 @@ export class Controller {
 /** The embedded broker's TLS key and certificate, read from their files. */
 function readTls(
   tls: Config['mqtt']['tls'],
+  listen: { readonly tlsPort?: number; readonly wssPort?: number },
 ): Result<{ key: string; cert: string; port: number; wsPort?: number } | undefined, BrokerError> {
   if (!tls) return ok(undefined);
   const files: string[] = [];
@@ -298,7 +293,12 @@ function readTls(
   return ok({
     key: files[0]!,
     cert: files[1]!,
-    port: tls.port,
-    ...(tls.wsPort !== 0 ? { wsPort: tls.wsPort } : {}),
+    port: listen.tlsPort ?? tls.port,
+    // Configured 0: no secure WebSocket; given 0 (tests): any free port.
+    ...(listen.wssPort !== undefined
+      ? { wsPort: listen.wssPort }
+      : tls.wsPort !== 0
+        ? { wsPort: tls.wsPort }
+        : {}),
   });
 }

@@ -119,6 +119,8 @@ export interface MosquittoOptions {
   readonly conf?: string;
   /** A WebSocket listener too (on the next port). */
   readonly websockets?: boolean;
+  /** Lines for each listener (certfile, keyfile: TLS). */
+  readonly listenerConf?: string;
 }
 
 /**
@@ -159,7 +161,14 @@ async function tryMosquitto(
     conf,
     [
       `listener ${port} 127.0.0.1`,
-      ...(options.websockets ? [`listener ${port + 1} 127.0.0.1`, 'protocol websockets'] : []),
+      ...(options.listenerConf ? [options.listenerConf] : []),
+      ...(options.websockets
+        ? [
+            `listener ${port + 1} 127.0.0.1`,
+            'protocol websockets',
+            ...(options.listenerConf ? [options.listenerConf] : []),
+          ]
+        : []),
       options.conf ?? 'allow_anonymous true',
       'persistence false',
       'log_dest stderr',
