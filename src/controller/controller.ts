@@ -214,7 +214,7 @@ export class Controller {
       version: VERSION,
       ...(login ? { username: login.username, password: login.password } : {}),
       ...(ca ? { ca } : {}),
-      ...(config.mqtt.embedded ? {} : { protocolVersion: 5 as const }),
+      ...(config.mqtt.embedded ? {} : { protocolVersion: 5 as const, limiter }),
     });
     this.extensions = [
       bridge,

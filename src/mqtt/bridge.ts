@@ -8,6 +8,7 @@
 import { connect, type MqttClient } from 'mqtt';
 import type { ControllerContext, Extension, MqttPublisher } from '../controller/extension.js';
 import type { FeedMessage } from '../controller/feed.js';
+import { RATE_LIMITED, type RateLimiter } from '../controller/limits.js';
 import { performRequest, responseOf, transactionOf } from '../controller/requests.js';
 import { parseRequestTopic } from './access.js';
 import {
@@ -33,6 +34,11 @@ export interface BridgeOptions {
   /** The CA certificate(s) of a broker reached over mqtts:// or wss://. */
   readonly ca?: Buffer;
   readonly version?: string;
+  /**
+   * An external broker does not say who sent a request: requests are limited per topic (a
+   * player's topics name its board and side). The embedded broker limits each client itself.
+   */
+  readonly limiter?: RateLimiter;
   /** 5 for an external broker: requests are subscribed with "retain as published". */
   readonly protocolVersion?: 4 | 5;
   /** How long `start` waits for the first connection before going on (it keeps trying). */
@@ -183,6 +189,10 @@ export class MqttBridge implements Extension, MqttPublisher {
         message: 'a request must not be retained (it would be obeyed again at every reconnect)',
       };
       this.respond(name, responseOf({ ok: false, error }, transactionOf(payload)));
+      return;
+    }
+    if (this.options.limiter && !this.options.limiter.take(`mqtt-topic:${topic}`)) {
+      this.respond(name, responseOf({ ok: false, error: RATE_LIMITED }, transactionOf(payload)));
       return;
     }
     void performRequest(this.context, name, payload, route.board, route.side).then(

@@ -335,6 +335,24 @@ describe.each(Object.keys(BROKERS) as (keyof typeof BROKERS)[])('roles on %s', (
     }
     await late.end();
   });
+
+  it('rate-limits requests (aedes: per client; Mosquitto: per request topic), with an error', async () => {
+    const referee = await Recorder.connect(setup.url, [`${BASE}/bridge/response/#`], login('referee'));
+    for (let i = 0; i < 40; i++) {
+      await referee.client.publishAsync(
+        `${BASE}/bridge/request/game/get`,
+        JSON.stringify({ board: 'board1', transaction: `rl${i}` }),
+        { qos: 1 },
+      );
+    }
+    await referee.until('40 answers', () => referee.json(`${BASE}/bridge/response/game/get`).length >= 40);
+    const answers = referee.json(`${BASE}/bridge/response/game/get`);
+    const limited = answers.filter((a) => a.code === 'rate_limited');
+    // 30 at once, then 2 a second: the earlier tests used a few of this topic's.
+    expect(limited.length).toBeGreaterThanOrEqual(5);
+    expect(answers.filter((a) => a.status === 'ok').length).toBeGreaterThanOrEqual(20);
+    await referee.end();
+  });
 });
 
 describe('the embedded broker alone', () => {
@@ -382,21 +400,4 @@ describe('the embedded broker alone', () => {
     expect(Date.now() - t0).toBeLessThan(1000);
     await good.end();
   }, 20_000);
-
-  it('rate-limits the requests of one client, with an error', async () => {
-    const referee = await Recorder.connect(setup.url, [`${BASE}/bridge/response/#`], login('referee'));
-    for (let i = 0; i < 40; i++) {
-      await referee.client.publishAsync(
-        `${BASE}/bridge/request/game/get`,
-        JSON.stringify({ board: 'board1', transaction: `rl${i}` }),
-        { qos: 1 },
-      );
-    }
-    await referee.until('40 answers', () => referee.json(`${BASE}/bridge/response/game/get`).length >= 40);
-    const answers = referee.json(`${BASE}/bridge/response/game/get`);
-    const limited = answers.filter((a) => a.code === 'rate_limited');
-    expect(limited.length).toBeGreaterThanOrEqual(40 - 31);
-    expect(answers.filter((a) => a.status === 'ok').length).toBeGreaterThanOrEqual(30);
-    await referee.end();
-  });
 });
