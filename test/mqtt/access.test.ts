@@ -47,6 +47,9 @@ const REQUESTS: { topic: string; payload: Record<string, unknown>; may: readonly
   { topic: 'game/options', payload: { board: 'board2', takebacks: false }, may: ['referee'] },
   { topic: 'board/simulate', payload: { board: 'board2', move: 'h2e2' }, may: ['referee'] },
   { topic: 'bridge/health', payload: {}, may: ['referee'] },
+  // Last: they end board1's game (the answers to what follows are game_over errors, still answers).
+  { topic: 'game/resign/board1/black', payload: {}, may: ['referee'] },
+  { topic: 'game/resign/board1/red', payload: {}, may: ['referee', 'red1'] },
 ];
 
 /** Other topics each role tries to write. */
