@@ -22,7 +22,7 @@ beforeAll(async () => {
   controller = new Controller({
     config: configSchema.parse({
       boards: [{ id: 'board1', source: { driver: 'simulator', heartbeatMs: 500 } }],
-      mqtt: { baseTopic: BASE },
+      mqtt: { baseTopic: BASE, wsPort: 0 },
       archive: { dir },
       web: { enabled: false },
       access: {

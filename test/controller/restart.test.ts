@@ -40,6 +40,7 @@ function start(): Child {
       '    source: { driver: simulator, heartbeatMs: 500 }',
       'mqtt:',
       `  baseTopic: ${BASE}`,
+      '  wsPort: 0',
       `archive: { dir: ${join(dir, 'games')} }`,
       'web: { enabled: false }',
       'access:',

@@ -40,7 +40,8 @@ export function testConfig(
       { id: 'board2', source: { driver: 'simulator', heartbeatMs: 1000 } },
     ],
     mqtt: mqtt.embedded
-      ? { embedded: true, baseTopic: base }
+      ? // No WebSocket on the default port (another test may hold it): tests that want one ask for port 0.
+        { embedded: true, baseTopic: base, wsPort: 0 }
       : { embedded: false, url: mqtt.url, baseTopic: base },
     archive: { dir },
     web: { enabled: options.web ?? false },

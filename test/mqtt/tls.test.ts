@@ -88,7 +88,7 @@ describe('TLS', () => {
     const controller = new Controller({
       config: configSchema.parse({
         boards: [{ id: 'board1', source: { driver: 'simulator' } }],
-        mqtt: { baseTopic: base, tls: { key: file('server.key'), cert: file('server.pem') } },
+        mqtt: { baseTopic: base, wsPort: 0, tls: { key: file('server.key'), cert: file('server.pem') } },
         archive: { dir: file('games-embedded') },
         web: { enabled: false },
       }),
