@@ -176,23 +176,36 @@ const DUMMY_HASH = hashPassword('xqboard');
 // Failed logins: logged and slowed
 
 /**
- * Each address's failed logins make its next answer wait longer (0.5 s more a failure, at most
- * 5 s); forgotten after a quiet minute. A good login answers at once.
+ * Each address's failed logins are answered one after another, each later than the one before
+ * (0.5 s more a failure, at most 5 s between two answers), so guesses made in parallel wait as
+ * long as guesses made in turn. Once the answers owed reach 30 s ahead the address is locked out:
+ * its logins are refused without a password check until then. Forgotten after a quiet minute.
  */
 export class LoginThrottle {
-  private readonly failures = new Map<string, { count: number; last: number }>();
+  private readonly failures = new Map<string, { count: number; last: number; until: number }>();
 
   constructor(
     private readonly stepMs = 500,
     private readonly maxMs = 5000,
+    private readonly lockMs = 30_000,
   ) {}
 
   /** How long to wait before answering a failed login from `address` (and counts it). */
   failed(address: string, now = Date.now()): number {
     const f = this.failures.get(address);
-    const count = f && now - f.last < 60_000 ? f.count + 1 : 1;
-    this.failures.set(address, { count, last: now });
-    if (this.failures.size > 10_000) this.failures.clear();
-    return Math.min(this.stepMs * count, this.maxMs);
+    const fresh = !f || (now - f.last >= 60_000 && f.until <= now);
+    const count = fresh ? 1 : f.count + 1;
+    const until = Math.max(now, fresh ? now : f.until) + Math.min(this.stepMs * count, this.maxMs);
+    this.failures.set(address, { count, last: now, until });
+    if (this.failures.size > 10_000) {
+      for (const [a, v] of this.failures) if (v.until < now) this.failures.delete(a);
+    }
+    return until - now;
+  }
+
+  /** Whether `address` is locked out now (its logins refused unchecked). */
+  locked(address: string, now = Date.now()): boolean {
+    const f = this.failures.get(address);
+    return f !== undefined && f.until - now > this.lockMs;
   }
 }

@@ -56,6 +56,11 @@ export function guardBroker(aedes: Aedes, options: GuardOptions): void {
 
   aedes.authenticate = (client, username, password, done) => {
     const address = addressOf(client);
+    if (username && throttle.locked(address)) {
+      logger.warn(`mqtt: login of "${username}" from ${address} refused unchecked: too many failed logins`);
+      done(returnCode('too many failed logins: wait', 4), false);
+      return;
+    }
     const account =
       username === undefined || username === ''
         ? access.anonymous

@@ -59,6 +59,9 @@ export class WebAuth {
         : { ok: false, status: 401, error: 'log in first' };
     }
     const [scheme, value = ''] = header.split(' ', 2);
+    if (this.throttle.locked(req.socket.remoteAddress ?? 'unknown')) {
+      return { ok: false, status: 429, error: 'too many failed logins from this address: wait a little' };
+    }
     if (scheme?.toLowerCase() === 'bearer') {
       const account = value === this.token ? TOKEN_ACCOUNT : this.sessions.get(value);
       if (account) return { ok: true, account, login: true };
@@ -80,6 +83,10 @@ export class WebAuth {
     name: string,
     password: string,
   ): Promise<{ ok: true; account: Account; token: string } | { ok: false; status: number; error: string }> {
+    const address = req.socket.remoteAddress ?? 'unknown';
+    if (this.throttle.locked(address)) {
+      return { ok: false, status: 429, error: 'too many failed logins from this address: wait a little' };
+    }
     const account = name ? this.access.login(name, password) : undefined;
     if (!account || account.role === 'led' || account.role === 'controller') {
       return this.failed(req, 'wrong name or password', name);

@@ -10,7 +10,7 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { IClientOptions } from 'mqtt';
+import { connect, type IClientOptions } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import type { Logger } from '../../src/controller/bus.js';
@@ -403,4 +403,39 @@ describe('the embedded broker alone', () => {
     expect(Date.now() - t0).toBeLessThan(1000);
     await good.end();
   }, 20_000);
+});
+
+describe('a guesser on the embedded broker', () => {
+  it('is locked out: many wrong passwords at once, then even the right one is refused unchecked', async () => {
+    const setup = await startAedes();
+    try {
+      // 12 guesses in parallel, not waited for (their answers are spread over half a minute).
+      const guesses = Array.from({ length: 12 }, (_, i) =>
+        connect(setup.url, {
+          reconnectPeriod: 0,
+          username: 'referee',
+          password: `guess${i}`,
+          clientId: `guess${i}`,
+        }),
+      );
+      for (const g of guesses) g.on('error', () => {});
+      await new Promise((r) => setTimeout(r, 500));
+      for (const g of guesses) g.end(true);
+      const t0 = Date.now();
+      const right = await Recorder.connect(setup.url, [], login('referee')).then(
+        () => 'connected',
+        (e: Error) => e.message,
+      );
+      expect(right).toMatch(/Bad username or password/i);
+      // Refused at once, not after a wait: the password was not checked.
+      expect(Date.now() - t0).toBeLessThan(1000);
+      expect(setup.warnings.some((w) => w.includes('refused unchecked'))).toBe(true);
+      // Anonymous viewers from there still watch.
+      const viewer = await Recorder.connect(setup.url, [`${BASE}/bridge/state`]);
+      await viewer.until('bridge state', () => viewer.on(`${BASE}/bridge/state`).length > 0);
+      await viewer.end();
+    } finally {
+      await setup.stop();
+    }
+  });
 });
