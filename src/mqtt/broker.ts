@@ -1,7 +1,8 @@
 /**
  * The MQTT broker inside the controller (aedes, MQTT 3.1.1): TCP for devices and tools, WebSocket
- * for browsers. Ports taken by something else are reported as coded errors naming the port and the
- * configuration key, so `xqboard start` can say how to change them.
+ * for browsers, and both over TLS when the configuration has a key and certificate. Who may do
+ * what is guard.ts's (the roles of access.ts). Ports taken by something else are reported as coded
+ * errors naming the port and the configuration key, so `xqboard start` can say how to change them.
  */
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createServer, type Server } from 'node:net';
