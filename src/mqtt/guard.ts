@@ -65,14 +65,17 @@ export function guardBroker(aedes: Aedes, options: GuardOptions): void {
       username === undefined || username === ''
         ? access.anonymous
         : access.login(username, password?.toString('utf8') ?? '');
+    if (!account && !username) {
+      // access.anonymous: none. No password was guessed: refused at once.
+      done(returnCode('anonymous clients are not allowed: log in', 5), false);
+      return;
+    }
     if (!account) {
-      const who = username ? `"${username}"` : 'an anonymous client';
       const wait = throttle.failed(address);
       logger.warn(
-        `mqtt: failed login of ${who} from ${address} (client id "${client.id}"); answered in ${wait} ms`,
+        `mqtt: failed login of "${username}" from ${address} (client id "${client.id}"); answered in ${wait} ms`,
       );
-      const code = username ? 4 : 5;
-      setTimeout(() => done(returnCode('bad user name or password', code), false), wait).unref();
+      setTimeout(() => done(returnCode('bad user name or password', 4), false), wait).unref();
       return;
     }
     const holder = (aedes as unknown as { clients: Record<string, Client | undefined> }).clients[client.id];

@@ -69,7 +69,7 @@ interface Setup {
   stop(): Promise<void>;
 }
 
-function configFor(dir: string, mqtt: Record<string, unknown>) {
+function configFor(dir: string, mqtt: Record<string, unknown>, anonymous: 'viewer' | 'none' = 'viewer') {
   return configSchema.parse({
     boards: [
       {
@@ -80,7 +80,7 @@ function configFor(dir: string, mqtt: Record<string, unknown>) {
       { id: 'board2', source: { driver: 'simulator', heartbeatMs: 500 } },
     ],
     mqtt: { baseTopic: BASE, ...mqtt },
-    access: { users: USERS },
+    access: { users: USERS, anonymous },
     archive: { dir },
     web: { enabled: false },
   });
@@ -94,11 +94,11 @@ function recordingLogger(warnings: string[]): Logger {
   } as Logger;
 }
 
-async function startAedes(): Promise<Setup> {
+async function startAedes(anonymous: 'viewer' | 'none' = 'viewer'): Promise<Setup> {
   const dir = mkdtempSync(join(tmpdir(), 'xqboard-access-'));
   const warnings: string[] = [];
   const controller = new Controller({
-    config: configFor(dir, {}),
+    config: configFor(dir, {}, anonymous),
     logger: recordingLogger(warnings),
     handMs: 100,
     listen: { mqttPort: 0, wsPort: 0 },
@@ -434,6 +434,22 @@ describe('a guesser on the embedded broker', () => {
       const viewer = await Recorder.connect(setup.url, [`${BASE}/bridge/state`]);
       await viewer.until('bridge state', () => viewer.on(`${BASE}/bridge/state`).length > 0);
       await viewer.end();
+    } finally {
+      await setup.stop();
+    }
+  });
+
+  it('with access.anonymous none, a client without a login is refused at once; a viewer logs in', async () => {
+    const setup = await startAedes('none');
+    try {
+      const anonymous = await Recorder.connect(setup.url, []).then(
+        () => 'connected',
+        (e: Error) => e.message,
+      );
+      expect(anonymous).toMatch(/Not authorized/i);
+      const fan = await Recorder.connect(setup.url, [`${BASE}/bridge/state`], login('fan'));
+      await fan.until('bridge state', () => fan.on(`${BASE}/bridge/state`).length > 0);
+      await fan.end();
     } finally {
       await setup.stop();
     }
