@@ -169,9 +169,10 @@ export class Controller {
       }
       webAddress = listening.value;
       this.logger.info(`web page on http://localhost:${webAddress.port}/`);
+      const arbiters = config.access.users.some((u) => u.role === 'arbiter');
       this.logger.info(
-        `web controls (new game, hint, simulate, options): open http://localhost:${webAddress.port}/#token=${web.token} ` +
-          "or log in with an arbiter's name and password",
+        `web controls (new game, hint, simulate, options): open http://localhost:${webAddress.port}/#token=${web.token}` +
+          (arbiters ? " or log in with an arbiter's name and password" : ' (a new link at every start)'),
       );
     }
 
