@@ -37,7 +37,12 @@ describe('web access in Chromium', () => {
         mqtt: { baseTopic: 'xqwebacc' },
         archive: { dir },
         web: { enabled: true },
-        access: { users: [{ name: 'referee', password: 's3cret', role: 'arbiter' }] },
+        access: {
+          users: [
+            { name: 'referee', password: 's3cret', role: 'arbiter' },
+            { name: 'red1', password: 'r3d', role: 'player', board: 'board1', side: 'red' },
+          ],
+        },
       }),
       handMs: 100,
       listen: { mqttPort: 0, wsPort: 0, webPort: 0 },
@@ -190,6 +195,24 @@ describe('web access in Chromium', () => {
     // Logged out: the controls go away.
     await page.locator('#logout').click();
     await poll(() => card.locator('button[data-action="new"]').isVisible()).toBe(false);
+    await page.close();
+  });
+
+  it("a player's login shows its board's Hint, not the arbiter's controls", async () => {
+    const page = await browser.newPage();
+    await page.goto(url);
+    const card = page.locator('.board-card[data-board="board1"]');
+    await poll(() => card.locator('.piece').count()).toBe(32);
+    await page.locator('#login').click();
+    await page.locator('#login-form input[name="name"]').fill('red1');
+    await page.locator('#login-form input[name="password"]').fill('r3d');
+    await page.locator('#login-form button[type="submit"]').click();
+    await poll(() => page.locator('#who').textContent()).toBe('red1 (player)');
+    await poll(() => card.locator('button[data-action="hint"]').isVisible()).toBe(true);
+    expect(await card.locator('button[data-action="new"]').isVisible()).toBe(false);
+    await card.locator('button[data-action="hint"]').click();
+    await poll(() => card.locator('.hint-box').isVisible()).toBe(true);
+    await page.locator('#logout').click();
     await page.close();
   });
 });

@@ -65,8 +65,9 @@ interface BoardUi {
 const boards = new Map<string, BoardUi>();
 const TOKEN_KEY = 'xqboard.token';
 let token = takeToken();
-/** What this page may do: the controls need an arbiter's login. */
+/** What this page may do: the controls need an arbiter's login; a player may ask its board's hints. */
 let controls = false;
+let playerBoard: string | null = null;
 
 /** A token given in the address (`#token=…`) is kept, and taken out of the address bar. */
 function takeToken(): string | null {
@@ -87,9 +88,10 @@ async function loadSession(): Promise<void> {
     forget();
     return loadSession();
   }
-  const body = (await res.json()) as { data?: { name: string | null; role: string } };
+  const body = (await res.json()) as { data?: { name: string | null; role: string; board?: string } };
   const role = body.data?.role ?? 'viewer';
   controls = role === 'arbiter' || role === 'controller';
+  playerBoard = role === 'player' ? (body.data?.board ?? null) : null;
   document.body.classList.toggle('controls', controls);
   document.getElementById('who')!.textContent = body.data?.name && token ? `${body.data.name} (${role})` : '';
   document.getElementById('login')!.hidden = token !== null;
@@ -358,6 +360,7 @@ function render(ui: BoardUi): void {
   card.querySelector('.meta')!.textContent =
     `${s.driver}${s.simulated ? ' (click a piece, then where it goes)' : ''} · game ${pos.game} · ply ${pos.ply}`;
   card.querySelector('.message')!.textContent = ui.message;
+  card.classList.toggle('can-hint', controls || playerBoard === s.id);
   renderResult(card.querySelector<HTMLElement>('.result')!, s.result, pos);
   renderClock(ui);
   renderStatus(card.querySelector<HTMLElement>('.status')!, pos, s.state);
