@@ -4,10 +4,13 @@
  * password, a wrong one is refused, the controller account writes and a viewer reads what the
  * table says. A bad configuration is exit status 2.
  */
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configSchema } from '../../src/config/schema.js';
+import { AccessList } from '../../src/mqtt/access.js';
 import { ROOT, xqboard } from '../helpers/cli.js';
 import { Recorder, startMosquitto } from '../mqtt/support.js';
 
@@ -99,5 +102,19 @@ describe('xqboard mosquitto-acl', () => {
     const refused = xqboard('mosquitto-acl', '--config', bad);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain('board');
+  });
+
+  it("takes mosquitto_passwd's own hashes as passwordHash", () => {
+    const file = join(dir, 'made-by-mosquitto');
+    writeFileSync(file, '');
+    execFileSync('mosquitto_passwd', ['-b', file, 'referee', 'pa:ss wörd']);
+    const hash = readFileSync(file, 'utf8').trim().split(':').slice(1).join(':');
+    expect(hash).toMatch(/^\$7\$/);
+    const config = configSchema.parse({
+      access: { users: [{ name: 'referee', passwordHash: hash, role: 'arbiter' }] },
+    });
+    const access = new AccessList(config.access);
+    expect(access.login('referee', 'pa:ss wörd')).toMatchObject({ name: 'referee', role: 'arbiter' });
+    expect(access.login('referee', 'pa:ss word')).toBeUndefined();
   });
 });
