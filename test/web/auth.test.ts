@@ -12,6 +12,7 @@ import { configSchema } from '../../src/config/schema.js';
 import type { Logger } from '../../src/controller/bus.js';
 import { Controller } from '../../src/controller/controller.js';
 import type { WebServer } from '../../src/web/server.js';
+import { RED1, REFEREE } from '../helpers/accounts.js';
 
 let dir: string;
 let controller: Controller;
@@ -32,10 +33,7 @@ beforeAll(async () => {
       archive: { dir },
       web: { enabled: true },
       access: {
-        users: [
-          { name: 'referee', password: 's3cret', role: 'arbiter' },
-          { name: 'red1', password: 'r3d', role: 'player', board: 'board1', side: 'red' },
-        ],
+        users: [REFEREE, RED1],
         rateLimit: { burst: 40, perMinute: 60 },
       },
     }),

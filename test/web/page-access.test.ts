@@ -8,11 +8,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import { Controller } from '../../src/controller/controller.js';
 import type { WebServer } from '../../src/web/server.js';
+import { RED1, REFEREE } from '../helpers/accounts.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const WAIT = { timeout: 15_000, interval: 50 };
@@ -28,6 +29,24 @@ describe('web access in Chromium', () => {
   const token = () => controller.extension<WebServer>('web')!.token!;
   const session = () => controller.sessions.get('board1')!;
 
+  /** A new tab on the page, once board1 is drawn. */
+  async function openPage() {
+    const page = await browser.newPage();
+    await page.goto(url);
+    const card = page.locator('.board-card[data-board="board1"]');
+    await poll(() => card.locator('.piece').count()).toBe(32);
+    return { page, card };
+  }
+
+  /** Fills the page's login form and sends it. */
+  async function logIn(page: Page, name: string, password: string) {
+    const form = page.locator('#login-form');
+    if (!(await form.isVisible())) await page.locator('#login').click();
+    await form.locator('input[name="name"]').fill(name);
+    await form.locator('input[name="password"]').fill(password);
+    await form.locator('button[type="submit"]').click();
+  }
+
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
     dir = mkdtempSync(join(tmpdir(), 'xqboard-web-access-'));
@@ -37,12 +56,7 @@ describe('web access in Chromium', () => {
         mqtt: { baseTopic: 'xqwebacc' },
         archive: { dir },
         web: { enabled: true },
-        access: {
-          users: [
-            { name: 'referee', password: 's3cret', role: 'arbiter' },
-            { name: 'red1', password: 'r3d', role: 'player', board: 'board1', side: 'red' },
-          ],
-        },
+        access: { users: [REFEREE, RED1] },
       }),
       handMs: 100,
       listen: { mqttPort: 0, wsPort: 0, webPort: 0 },
@@ -73,10 +87,7 @@ describe('web access in Chromium', () => {
   });
 
   it('the viewer page works without a login and shows no controls', async () => {
-    const page = await browser.newPage();
-    await page.goto(url);
-    const card = page.locator('.board-card[data-board="board1"]');
-    await poll(() => card.locator('.piece').count()).toBe(32);
+    const { page, card } = await openPage();
     await poll(() => page.locator('#connection').textContent()).toBe('live');
     expect(await page.locator('#login').isVisible()).toBe(true);
     expect(await card.locator('button[data-action="new"]').isVisible()).toBe(false);
@@ -169,17 +180,10 @@ describe('web access in Chromium', () => {
   });
 
   it("the controls work once logged in with the arbiter's name and password", async () => {
-    const page = await browser.newPage();
-    await page.goto(url);
-    const card = page.locator('.board-card[data-board="board1"]');
-    await poll(() => card.locator('.piece').count()).toBe(32);
-    await page.locator('#login').click();
-    await page.locator('#login-form input[name="name"]').fill('referee');
-    await page.locator('#login-form input[name="password"]').fill('wrong');
-    await page.locator('#login-form button[type="submit"]').click();
+    const { page, card } = await openPage();
+    await logIn(page, REFEREE.name, 'wrong');
     await poll(() => page.locator('.login-error').textContent()).toContain('wrong name or password');
-    await page.locator('#login-form input[name="password"]').fill('s3cret');
-    await page.locator('#login-form button[type="submit"]').click();
+    await logIn(page, REFEREE.name, REFEREE.password);
     await poll(() => page.locator('#who').textContent()).toBe('referee (arbiter)');
     await poll(() => card.locator('button[data-action="new"]').isVisible()).toBe(true);
     const game = session().view().game;
@@ -199,14 +203,8 @@ describe('web access in Chromium', () => {
   });
 
   it("a player's login shows its board's Hint, not the arbiter's controls", async () => {
-    const page = await browser.newPage();
-    await page.goto(url);
-    const card = page.locator('.board-card[data-board="board1"]');
-    await poll(() => card.locator('.piece').count()).toBe(32);
-    await page.locator('#login').click();
-    await page.locator('#login-form input[name="name"]').fill('red1');
-    await page.locator('#login-form input[name="password"]').fill('r3d');
-    await page.locator('#login-form button[type="submit"]').click();
+    const { page, card } = await openPage();
+    await logIn(page, RED1.name, RED1.password);
     await poll(() => page.locator('#who').textContent()).toBe('red1 (player)');
     await poll(() => card.locator('button[data-action="hint"]').isVisible()).toBe(true);
     expect(await card.locator('button[data-action="new"]').isVisible()).toBe(false);
