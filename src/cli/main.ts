@@ -9,6 +9,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   convert: async () => (await import('./commands/convert.js')).convertCommand,
   game: async () => (await import('./commands/game.js')).gameCommand,
   games: async () => (await import('./commands/games.js')).gamesCommand,
+  'mosquitto-acl': async () => (await import('./commands/mosquitto-acl.js')).mosquittoAclCommand,
   perft: async () => (await import('./commands/perft.js')).perftCommand,
   replay: async () => (await import('./commands/replay.js')).replayCommand,
   start: async () => (await import('./commands/start.js')).startCommand,

@@ -110,8 +110,83 @@ export const mqttSchema = z.strictObject({
     .string()
     .regex(/^[^#+]+$/, 'must not contain MQTT wildcards (# or +)')
     .default('xqboard'),
+  /**
+   * The controller's own login: on an external broker the account it connects with (give it the
+   * `controller` role there); on the embedded broker the `controller` account its bridge uses
+   * (absent: one made up at every start).
+   */
   username: z.string().optional(),
   password: z.string().optional(),
+  /** Interface the embedded broker listens on (absent: every interface, so WLED and tablets reach it). */
+  host: z.string().min(1).optional(),
+  /** Embedded broker: MQTT over TLS and secure WebSocket, with this key and certificate (PEM files). */
+  tls: z
+    .strictObject({
+      key: z.string().min(1),
+      cert: z.string().min(1),
+      /** MQTT over TLS (mqtts://). */
+      port: port.default(8883),
+      /** Secure WebSocket (wss://); 0: none. */
+      wsPort: z.int().min(0).max(65535).default(8884),
+    })
+    .optional(),
+  /** External broker over mqtts:// or wss://: the CA certificate (PEM) that signed its certificate. */
+  ca: z.string().min(1).optional(),
+});
+
+const side = z.enum(['red', 'black']);
+
+/** Who may do what, on the embedded broker, in Mosquitto's generated files and on the web page. */
+export const userSchema = z
+  .strictObject({
+    /** The MQTT username (and the web login's). */
+    name: z.string().regex(/^[A-Za-z0-9._@-]{1,64}$/, 'must be 1–64 letters, digits, ".", "_", "@" or "-"'),
+    /** The password as is, or `passwordHash`: Mosquitto's `$7$` form (mosquitto_passwd's). */
+    password: z.string().min(1).optional(),
+    passwordHash: z
+      .string()
+      .regex(/^\$7\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/, 'must be a mosquitto_passwd hash ($7$…)')
+      .optional(),
+    /**
+     * viewer: reads the boards; player: a viewer that may ask hints, offer/answer draws and resign
+     * on its board (for its side); arbiter: every request on every board; led: its WLED topic only;
+     * controller: writes everything (an xqboard controller on an external broker).
+     */
+    role: z.enum(['viewer', 'player', 'arbiter', 'led', 'controller']),
+    /** player: its board. */
+    board: boardId.optional(),
+    /** player: the side it plays (absent: both sides of its board). */
+    side: side.optional(),
+    /** led: its WLED device's MQTT topic. */
+    topic: z
+      .string()
+      .regex(/^[^#+$][^#+]*$/, 'must be a topic without wildcards')
+      .optional(),
+  })
+  .superRefine((u, ctx) => {
+    if ((u.password === undefined) === (u.passwordHash === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['password'],
+        message: 'give "password" or "passwordHash" (one)',
+      });
+    }
+    if (u.role === 'player' && u.board === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['board'], message: 'a player needs its "board"' });
+    }
+    if (u.role === 'led' && u.topic === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['topic'], message: 'a led account needs its WLED "topic"' });
+    }
+  });
+
+export const accessSchema = z.strictObject({
+  /** What a client without a login may do: viewer, none (log in to read), or arbiter (a trusted network). */
+  anonymous: z.enum(['none', 'viewer', 'arbiter']).default('viewer'),
+  users: z.array(userSchema).default([]),
+  /** Requests a client may make: `burst` at once, then `perMinute`. */
+  rateLimit: z
+    .strictObject({ burst: z.int().min(1).default(30), perMinute: z.int().min(1).default(120) })
+    .prefault({}),
 });
 
 const periodSchema = z.strictObject({
@@ -176,6 +251,8 @@ export const archiveSchema = z.strictObject({
 export const webSchema = z.strictObject({
   enabled: z.boolean().default(true),
   port: port.default(8080),
+  /** Interface to listen on (absent: every interface, so a tablet beside the board shows the page). */
+  host: z.string().min(1).optional(),
 });
 
 export const logSchema = z.strictObject({
@@ -194,6 +271,7 @@ export const configSchema = z
     archive: archiveSchema.prefault({}),
     web: webSchema.prefault({}),
     log: logSchema.prefault({}),
+    access: accessSchema.prefault({}),
   })
   .superRefine((config, ctx) => {
     const ids = new Map<string, number>();
@@ -226,6 +304,24 @@ export const configSchema = z
         message: 'is required when the broker is not embedded (mqtt.embedded: false)',
       });
     }
+    const names = new Set<string>();
+    config.access.users.forEach((u, i) => {
+      if (names.has(u.name) || u.name === config.mqtt.username) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['access', 'users', i, 'name'],
+          message: `"${u.name}" is used twice`,
+        });
+      }
+      names.add(u.name);
+      if (u.board !== undefined && !ids.has(u.board)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['access', 'users', i, 'board'],
+          message: `no board "${u.board}"`,
+        });
+      }
+    });
     if (config.web.enabled && config.mqtt.embedded && config.web.port === config.mqtt.port) {
       ctx.addIssue({ code: 'custom', path: ['web', 'port'], message: 'is the same as mqtt.port' });
     }
@@ -245,3 +341,5 @@ export type MqttConfig = Config['mqtt'];
 export type GameConfig = Config['game'];
 export type ClockConfig = z.output<typeof clockSchema>;
 export type TrackerConfig = Config['tracker'];
+export type AccessConfig = Config['access'];
+export type UserConfig = AccessConfig['users'][number];

@@ -6,9 +6,12 @@
  * stops another: a source that cannot be made is reported and the others run; one that fails to
  * start is retried. One controller per archive folder: the folder is locked first.
  */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Config } from '../config/schema.js';
 import { HintEngine } from '../engine/hints.js';
 import { LedsExtension } from '../leds/extension.js';
+import { AccessList } from '../mqtt/access.js';
 import { MqttBridge } from '../mqtt/bridge.js';
 import { type BrokerAddress, type BrokerError, EmbeddedBroker } from '../mqtt/broker.js';
 import { type ArchiveLock, type ArchiveLockError, lockArchive } from '../record/lock.js';
@@ -21,6 +24,7 @@ import { BoardSession } from './board-session.js';
 import { Bus } from './bus.js';
 import type { ControllerContext, Extension } from './extension.js';
 import { BoardFeed } from './feed.js';
+import { RateLimiter } from './limits.js';
 
 export const VERSION = '0.1.0';
 
@@ -32,7 +36,7 @@ export interface ControllerOptions {
   readonly sourceContext?: SourceContext;
   /** More extensions (the terminal view…), started after the built-in ones. */
   readonly extensions?: (context: ControllerContext) => Extension[];
-  /** Embedded broker and web page interface (default: all). */
+  /** Embedded broker and web page interface (default: `mqtt.host` and `web.host`; absent: all). */
   readonly host?: string;
   /** Pace of the simulated hand (`board/simulate`). */
   readonly handMs?: number;
@@ -40,7 +44,14 @@ export interface ControllerOptions {
    * Ports that override the configuration, 0 for any free one (read back from `start`): tests
    * bind port 0 and never guess a free port. `wsPort` 0 here is a WebSocket on any free port.
    */
-  readonly listen?: { readonly mqttPort?: number; readonly wsPort?: number; readonly webPort?: number };
+  readonly listen?: {
+    readonly mqttPort?: number;
+    readonly wsPort?: number;
+    readonly webPort?: number;
+    /** The embedded broker's TLS and secure WebSocket ports (`mqtt.tls`). */
+    readonly tlsPort?: number;
+    readonly wssPort?: number;
+  };
 }
 
 export interface RunningController {
@@ -96,15 +107,31 @@ export class Controller {
     this.running = true;
     let url = config.mqtt.url ?? '';
     let address: BrokerAddress | undefined;
+    // The bridge's own login: the configured one, or (embedded broker) one made up now.
+    const login =
+      config.mqtt.username !== undefined
+        ? { username: config.mqtt.username, password: config.mqtt.password ?? '' }
+        : config.mqtt.embedded
+          ? { username: 'xqboard-controller', password: randomBytes(18).toString('base64url') }
+          : undefined;
+    const access = new AccessList(config.access, config.mqtt.embedded ? login : undefined);
+    const limiter = new RateLimiter(config.access.rateLimit.burst, config.access.rateLimit.perMinute);
     if (config.mqtt.embedded) {
       const listen = this.options.listen ?? {};
       const wsPort = listen.wsPort ?? (config.mqtt.wsPort !== 0 ? config.mqtt.wsPort : undefined);
+      const host = this.options.host ?? config.mqtt.host;
+      const tls = readTls(config.mqtt.tls, listen);
+      if (!tls.ok) {
+        this.running = false;
+        this.releaseLock();
+        return err(tls.error);
+      }
       this.broker = new EmbeddedBroker({
         port: listen.mqttPort ?? config.mqtt.port,
         ...(wsPort !== undefined ? { wsPort } : {}),
-        ...(this.options.host !== undefined ? { host: this.options.host } : {}),
-        ...(config.mqtt.username !== undefined ? { username: config.mqtt.username } : {}),
-        ...(config.mqtt.password !== undefined ? { password: config.mqtt.password } : {}),
+        ...(host !== undefined ? { host } : {}),
+        ...(tls.value ? { tls: tls.value } : {}),
+        guard: { access, baseTopic: config.mqtt.baseTopic, limiter, logger: this.logger },
       });
       const started = await this.broker.start();
       if (!started.ok) {
@@ -116,17 +143,22 @@ export class Controller {
       address = started.value;
       url = `mqtt://127.0.0.1:${address.port}`;
       this.logger.info(
-        `MQTT broker on port ${address.port}${address.wsPort !== undefined ? `, WebSocket on port ${address.wsPort}` : ''}`,
+        `MQTT broker on port ${address.port}${address.wsPort !== undefined ? `, WebSocket on port ${address.wsPort}` : ''}` +
+          `${address.tlsPort !== undefined ? `, TLS on port ${address.tlsPort}` : ''}` +
+          `${address.wssPort !== undefined ? `, secure WebSocket on port ${address.wssPort}` : ''}`,
       );
     }
 
     let web: WebServer | undefined;
     let webAddress: WebAddress | undefined;
     if (config.web.enabled) {
+      const host = this.options.host ?? config.web.host;
       web = new WebServer(this.context, {
         port: this.options.listen?.webPort ?? config.web.port,
         version: VERSION,
-        ...(this.options.host !== undefined ? { host: this.options.host } : {}),
+        access,
+        limiter,
+        ...(host !== undefined ? { host } : {}),
       });
       const listening = await web.listen();
       if (!listening.ok) {
@@ -138,6 +170,11 @@ export class Controller {
       }
       webAddress = listening.value;
       this.logger.info(`web page on http://localhost:${webAddress.port}/`);
+      const arbiters = config.access.users.some((u) => u.role === 'arbiter');
+      this.logger.info(
+        `web controls (new game, hint, simulate, options): open http://localhost:${webAddress.port}/#token=${web.token}` +
+          (arbiters ? " or log in with an arbiter's name and password" : ' (a new link at every start)'),
+      );
     }
 
     const { sources, errors } = await createSources(config.boards, {
@@ -165,12 +202,21 @@ export class Controller {
       );
     }
 
+    let ca: Buffer | undefined;
+    if (!config.mqtt.embedded && config.mqtt.ca !== undefined) {
+      try {
+        ca = readFileSync(config.mqtt.ca);
+      } catch (e) {
+        this.logger.error(`mqtt.ca: cannot read ${config.mqtt.ca}: ${(e as Error).message}`);
+      }
+    }
     const bridge = new MqttBridge(this.context, {
       url,
       baseTopic: config.mqtt.baseTopic,
       version: VERSION,
-      ...(config.mqtt.username !== undefined ? { username: config.mqtt.username } : {}),
-      ...(config.mqtt.password !== undefined ? { password: config.mqtt.password } : {}),
+      ...(login ? { username: login.username, password: login.password } : {}),
+      ...(ca ? { ca } : {}),
+      ...(config.mqtt.embedded ? {} : { protocolVersion: 5 as const, limiter }),
     });
     this.extensions = [
       bridge,
@@ -225,4 +271,36 @@ export class Controller {
     this.lock?.release();
     this.lock = undefined;
   }
+}
+
+/** The embedded broker's TLS key and certificate, read from their files. */
+function readTls(
+  tls: Config['mqtt']['tls'],
+  listen: { readonly tlsPort?: number; readonly wssPort?: number },
+): Result<{ key: string; cert: string; port: number; wsPort?: number } | undefined, BrokerError> {
+  if (!tls) return ok(undefined);
+  const files: string[] = [];
+  for (const key of ['key', 'cert'] as const) {
+    try {
+      files.push(readFileSync(tls[key], 'utf8'));
+    } catch (e) {
+      return err({
+        code: 'listen_failed',
+        port: tls.port,
+        key: 'mqtt.tls.port',
+        message: `mqtt.tls.${key}: cannot read ${tls[key]}: ${(e as Error).message}`,
+      });
+    }
+  }
+  return ok({
+    key: files[0]!,
+    cert: files[1]!,
+    port: listen.tlsPort ?? tls.port,
+    // Configured 0: no secure WebSocket; given 0 (tests): any free port.
+    ...(listen.wssPort !== undefined
+      ? { wsPort: listen.wssPort }
+      : tls.wsPort !== 0
+        ? { wsPort: tls.wsPort }
+        : {}),
+  });
 }

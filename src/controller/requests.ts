@@ -13,6 +13,7 @@ import {
   type ResponsePayload,
 } from '../mqtt/contract.js';
 import type { BoardSession } from './board-session.js';
+import { oneHintAtATime } from './limits.js';
 
 export interface RequestError {
   /** `bad_request`, `unknown_request`, `no_board`, `internal`, or the session's code. */
@@ -62,7 +63,14 @@ const HANDLERS: { readonly [N in Exclude<RequestName, 'bridge/health'>]: Handler
       ...(q.illegalMovePolicy !== undefined ? { illegalMovePolicy: q.illegalMovePolicy } : {}),
     }),
   }),
-  'game/hint': async (_q, s) => fromSession(await s.hint()),
+  'game/hint': async (_q, s) =>
+    (await oneHintAtATime(s, async () => fromSession(await s.hint()))) ?? {
+      ok: false,
+      error: {
+        code: 'busy',
+        message: 'a hint for this board is being worked out; ask again when it is given',
+      },
+    },
   'game/get': (_q, s) => ({ ok: true, data: withoutPgn(s.view()) }),
   'board/simulate': async (q, s) =>
     fromSession(
@@ -76,13 +84,15 @@ const HANDLERS: { readonly [N in Exclude<RequestName, 'bridge/health'>]: Handler
 
 /**
  * One request: `payload` is the JSON text (MQTT, HTTP) or the object (terminal), checked by the
- * request's schema. `board` given by the front end (the HTTP route's) must agree with the payload's.
+ * request's schema. `board` given by the front end (the HTTP route's, the MQTT topic's) must agree
+ * with the payload's, and so must the topic's `side` (a player's requests carry both).
  */
 export async function performRequest(
   target: RequestTarget,
   name: string,
   payload: string | Buffer | object,
   routeBoard?: string,
+  routeSide?: 'red' | 'black',
 ): Promise<{ result: RequestResult; transaction: string | number | null }> {
   const text = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
   if (!isRequestName(name)) {
@@ -100,8 +110,14 @@ export async function performRequest(
     };
   }
   const transaction = parsed.value.transaction ?? null;
+  const side = (parsed.value as { side?: string }).side;
+  if (routeSide !== undefined && side !== undefined && side !== routeSide) {
+    const message = `"side": "${side}" is not the side of the topic ("${routeSide}")`;
+    return { result: { ok: false, error: { code: 'bad_request', message } }, transaction };
+  }
+  const request = routeSide !== undefined ? { ...parsed.value, side: routeSide } : parsed.value;
   try {
-    return { result: await dispatch(target, name, parsed.value, routeBoard), transaction };
+    return { result: await dispatch(target, name, request, routeBoard), transaction };
   } catch (e) {
     // A bug in a handler answers as an error; the controller goes on.
     return {
@@ -155,7 +171,7 @@ function sessionOf(
 }
 
 /** The `transaction` of a payload that is not checked (an unknown request's), if it has one. */
-function transactionOf(text: string | Buffer): string | number | null {
+export function transactionOf(text: string | Buffer): string | number | null {
   try {
     const t = (JSON.parse(text.toString()) as { transaction?: unknown } | null)?.transaction;
     return typeof t === 'string' || typeof t === 'number' ? t : null;
@@ -182,5 +198,9 @@ export function errorText(e: RequestError): string {
 export function httpStatusOf(result: RequestResult): number {
   if (result.ok) return 200;
   const code = result.error.code;
-  return code === 'no_board' || code === 'unknown_request' ? 404 : code === 'internal' ? 500 : 400;
+  const access: Record<string, number> = { unauthorized: 401, forbidden: 403, busy: 409, rate_limited: 429 };
+  return (
+    access[code] ??
+    (code === 'no_board' || code === 'unknown_request' ? 404 : code === 'internal' ? 500 : 400)
+  );
 }

@@ -8,7 +8,9 @@
 import { connect, type MqttClient } from 'mqtt';
 import type { ControllerContext, Extension, MqttPublisher } from '../controller/extension.js';
 import type { FeedMessage } from '../controller/feed.js';
-import { performRequest, responseOf } from '../controller/requests.js';
+import { RATE_LIMITED, type RateLimiter } from '../controller/limits.js';
+import { performRequest, responseOf, transactionOf } from '../controller/requests.js';
+import { parseRequestTopic } from './access.js';
 import {
   BOARD_TOPIC_SPECS,
   BRIDGE_INFO_SPEC,
@@ -29,7 +31,16 @@ export interface BridgeOptions {
   readonly username?: string;
   readonly password?: string;
   readonly clientId?: string;
+  /** The CA certificate(s) of a broker reached over mqtts:// or wss://. */
+  readonly ca?: Buffer;
   readonly version?: string;
+  /**
+   * An external broker does not say who sent a request: requests are limited per topic (a
+   * player's topics name its board and side). The embedded broker limits each client itself.
+   */
+  readonly limiter?: RateLimiter;
+  /** 5 for an external broker: requests are subscribed with "retain as published". */
+  readonly protocolVersion?: 4 | 5;
   /** How long `start` waits for the first connection before going on (it keeps trying). */
   readonly connectTimeoutMs?: number;
 }
@@ -57,7 +68,9 @@ export class MqttBridge implements Extension, MqttPublisher {
       clean: true,
       reconnectPeriod: 1000,
       connectTimeout: 10_000,
-      protocolVersion: 4,
+      // MQTT 5 where the broker has it (not aedes): a request's retain flag is then seen as sent.
+      protocolVersion: this.options.protocolVersion ?? 4,
+      ...(this.options.ca ? { ca: this.options.ca } : {}),
       will: {
         topic: this.bridge.state,
         payload: Buffer.from(JSON.stringify(offline)),
@@ -69,7 +82,7 @@ export class MqttBridge implements Extension, MqttPublisher {
     });
     this.client = client;
     client.on('connect', () => this.onConnect());
-    client.on('message', (topic, payload) => this.onMessage(topic, payload));
+    client.on('message', (topic, payload, packet) => this.onMessage(topic, payload, packet.retain));
     client.on('error', (e) => this.context.logger.warn(`mqtt: ${e.message}`));
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
@@ -149,14 +162,14 @@ export class MqttBridge implements Extension, MqttPublisher {
     // A broker that restarted lost the retained state: it is the feed's.
     for (const m of this.context.feed.retained()) this.boardPublish(m);
     for (const topic of this.listeners.keys()) this.client?.subscribe(topic, { qos: 0 });
-    this.client?.subscribe(this.bridge.requestWildcard, { qos: 1 }, (e) => {
+    this.client?.subscribe(this.bridge.requestWildcard, { qos: 1, rap: true }, (e) => {
       if (e) this.context.logger.error(`mqtt: cannot subscribe to requests: ${e.message}`);
     });
   }
 
   // --- in: requests → the controller's request API ---------------------------------------------
 
-  private onMessage(topic: string, payload: Buffer): void {
+  private onMessage(topic: string, payload: Buffer, retained: boolean): void {
     for (const handler of this.listeners.get(topic) ?? []) {
       try {
         handler(payload);
@@ -164,15 +177,32 @@ export class MqttBridge implements Extension, MqttPublisher {
         this.context.logger.error(`mqtt: a listener of ${topic} failed: ${(e as Error).message}`);
       }
     }
-    const prefix = this.bridge.request('');
-    if (!topic.startsWith(prefix)) return;
-    const name = topic.slice(prefix.length);
-    void performRequest(this.context, name, payload).then(({ result, transaction }) => {
-      if (!result.ok && result.error.code === 'internal') {
-        this.context.logger.error(`mqtt: request ${name}: ${result.error.message}`);
-      }
-      this.respond(name, responseOf(result, transaction));
-    });
+    const route = parseRequestTopic(this.options.baseTopic, topic);
+    if (!route) return;
+    const { name } = route;
+    if (retained) {
+      // Stored by the broker, it would be obeyed again at every reconnect: refused, and removed.
+      if (payload.length === 0) return;
+      this.client?.publish(topic, '', { qos: 1, retain: true });
+      const error = {
+        code: 'retained',
+        message: 'a request must not be retained (it would be obeyed again at every reconnect)',
+      };
+      this.respond(name, responseOf({ ok: false, error }, transactionOf(payload)));
+      return;
+    }
+    if (this.options.limiter && !this.options.limiter.take(`mqtt-topic:${topic}`)) {
+      this.respond(name, responseOf({ ok: false, error: RATE_LIMITED }, transactionOf(payload)));
+      return;
+    }
+    void performRequest(this.context, name, payload, route.board, route.side).then(
+      ({ result, transaction }) => {
+        if (!result.ok && result.error.code === 'internal') {
+          this.context.logger.error(`mqtt: request ${name}: ${result.error.message}`);
+        }
+        this.respond(name, responseOf(result, transaction));
+      },
+    );
   }
 
   private respond(name: string, response: ResponsePayload): void {

@@ -1,18 +1,22 @@
 /**
  * The MQTT broker inside the controller (aedes, MQTT 3.1.1): TCP for devices and tools, WebSocket
- * for browsers. Ports taken by something else are reported as coded errors naming the port and the
- * configuration key, so `xqboard start` can say how to change them.
+ * for browsers, and both over TLS when the configuration has a key and certificate. Who may do
+ * what is guard.ts's (the roles of access.ts). Ports taken by something else are reported as coded
+ * errors naming the port and the configuration key, so `xqboard start` can say how to change them.
  */
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createServer, type Server } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { Aedes } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import { type CodedError, err, ok, type Result } from '../util/result.js';
+import { type GuardOptions, guardBroker } from './guard.js';
 
 export type BrokerErrorCode = 'port_in_use' | 'listen_failed';
 export interface BrokerError extends CodedError<BrokerErrorCode> {
   readonly port: number;
   /** The configuration key of the port: `mqtt.port` or `mqtt.wsPort`. */
-  readonly key: 'mqtt.port' | 'mqtt.wsPort';
+  readonly key: 'mqtt.port' | 'mqtt.wsPort' | 'mqtt.tls.port' | 'mqtt.tls.wsPort';
 }
 
 export interface BrokerOptions {
@@ -20,43 +24,39 @@ export interface BrokerOptions {
   readonly port: number;
   /** WebSocket port; 0 picks a free one, undefined: no WebSocket listener. */
   readonly wsPort?: number;
-  /** Interface to listen on (default: all, so LED controllers on the network reach it). */
+  /** Interface to listen on (default: all, so LED controllers and tablets on the network reach it). */
   readonly host?: string;
-  /** When set, clients must give these (the controller's own bridge too). */
-  readonly username?: string;
-  readonly password?: string;
+  /** Roles (access.ts): who may log in, publish, subscribe and read what. */
+  readonly guard?: GuardOptions;
+  /** MQTT over TLS and secure WebSocket (PEM key and certificate). */
+  readonly tls?: {
+    readonly key: string;
+    readonly cert: string;
+    readonly port: number;
+    readonly wsPort?: number;
+  };
 }
 
 export interface BrokerAddress {
   readonly port: number;
   readonly wsPort?: number;
+  readonly tlsPort?: number;
+  readonly wssPort?: number;
 }
 
 export class EmbeddedBroker {
   private aedes: Aedes | undefined;
   private tcp: Server | undefined;
   private ws: WebSocketServer | undefined;
+  private readonly secure: (Server | HttpsServer)[] = [];
+  private wss: WebSocketServer | undefined;
 
   constructor(private readonly options: BrokerOptions) {}
 
   async start(): Promise<Result<BrokerAddress, BrokerError>> {
-    const { username, password } = this.options;
-    const aedes = await Aedes.createBroker({
-      ...(username !== undefined
-        ? {
-            authenticate: (_client, user, pass, done) => {
-              const good = user === username && (pass?.toString() ?? '') === (password ?? '');
-              if (good) done(null, true);
-              else
-                done(
-                  Object.assign(new Error('bad user name or password'), { returnCode: 4 as const }),
-                  false,
-                );
-            },
-          }
-        : {}),
-    });
+    const aedes = await Aedes.createBroker();
     this.aedes = aedes;
+    if (this.options.guard) guardBroker(aedes, this.options.guard);
     // No Nagle delay: requests, answers and moves are small packets that must not wait for an ACK.
     const tcp = createServer((socket) => {
       socket.setNoDelay(true);
@@ -83,7 +83,46 @@ export class EmbeddedBroker {
         aedes.handle(stream, request);
       });
     }
-    return ok({ port: port.value, ...(wsPort !== undefined ? { wsPort } : {}) });
+    const secure = await this.listenTls(aedes);
+    if (!secure.ok) {
+      await this.stop();
+      return secure;
+    }
+    return ok({ port: port.value, ...(wsPort !== undefined ? { wsPort } : {}), ...secure.value });
+  }
+
+  /** MQTT over TLS, and WebSocket over TLS, when the configuration has a key and certificate. */
+  private async listenTls(
+    aedes: Aedes,
+  ): Promise<Result<{ tlsPort?: number; wssPort?: number }, BrokerError>> {
+    const tls = this.options.tls;
+    if (!tls) return ok({});
+    const server = createTlsServer({ key: tls.key, cert: tls.cert }, (socket) => {
+      socket.setNoDelay(true);
+      aedes.handle(socket);
+    });
+    server.on('tlsClientError', () => {});
+    const tlsPort = await listen(server, tls.port, this.options.host, 'mqtt.tls.port');
+    if (!tlsPort.ok) return tlsPort;
+    this.secure.push(server);
+    if (tls.wsPort === undefined) return ok({ tlsPort: tlsPort.value });
+    const https = createHttpsServer({ key: tls.key, cert: tls.cert });
+    https.on('tlsClientError', () => {});
+    const wssPort = await listen(
+      https as unknown as Server,
+      tls.wsPort,
+      this.options.host,
+      'mqtt.tls.wsPort',
+    );
+    if (!wssPort.ok) return wssPort;
+    this.secure.push(https);
+    this.wss = new WebSocketServer({ server: https });
+    this.wss.on('connection', (socket, request) => {
+      const stream = createWebSocketStream(socket);
+      stream.on('error', () => socket.terminate());
+      aedes.handle(stream, request);
+    });
+    return ok({ tlsPort: tlsPort.value, wssPort: wssPort.value });
   }
 
   /** Clients connected now (the controller's bridge included). */
@@ -100,12 +139,20 @@ export class EmbeddedBroker {
     this.ws = undefined;
     this.tcp = undefined;
     this.aedes = undefined;
-    if (ws) {
-      for (const c of ws.clients) c.terminate();
-      await new Promise<void>((resolve) => ws.close(() => resolve()));
+    for (const w of [ws, this.wss]) {
+      if (!w) continue;
+      for (const c of w.clients) c.terminate();
+      await new Promise<void>((resolve) => w.close(() => resolve()));
     }
+    this.wss = undefined;
     if (aedes) await new Promise<void>((resolve) => aedes.close(() => resolve()));
     if (tcp?.listening) await new Promise<void>((resolve) => tcp.close(() => resolve()));
+    for (const server of this.secure.splice(0)) {
+      if (!server.listening) continue;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      (server as HttpsServer).closeAllConnections?.();
+      await closed;
+    }
   }
 }
 

@@ -7,10 +7,11 @@
  * request API (src/controller/requests.ts), so they answer as MQTT does; a bad body is answered
  * 400 with `{status:"error", error}` naming the field, never a crash.
  *
- * Like the embedded MQTT broker it listens on every interface by default (a tablet beside the
- * board shows the page); there is no authentication, so on an untrusted network give the
- * controller `host: '127.0.0.1'` or disable `web`. A port in use is a coded error naming
- * `web.port`.
+ * Like the embedded MQTT broker it listens on every interface by default (`web.host`): a tablet
+ * beside the board shows the page. Reading is open to whoever reaches it; every POST (the
+ * controls) needs a login with the rights for that request (auth.ts: the token printed at start,
+ * or a configured name and password, POST /api/login) and the page's own origin, and is
+ * rate-limited per address. A port in use is a coded error naming `web.port`.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -18,10 +19,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ControllerContext, Extension } from '../controller/extension.js';
 import type { FeedMessage } from '../controller/feed.js';
+import { RATE_LIMITED, type RateLimiter } from '../controller/limits.js';
 import { httpStatusOf, performRequest, responseOf } from '../controller/requests.js';
+import { type AccessList, type Account, mayRequest, SIDED_REQUESTS, type Side } from '../mqtt/access.js';
 import type { RequestName, ResponsePayload } from '../mqtt/contract.js';
 import { positionPayload } from '../mqtt/payloads.js';
 import { type CodedError, err, ok, type Result } from '../util/result.js';
+import { WebAuth } from './auth.js';
 import type { BoardSnapshot, BoardsResponse } from './events.js';
 
 export type WebServerErrorCode = 'port_in_use' | 'listen_failed';
@@ -38,6 +42,10 @@ export interface WebServerOptions {
   /** Where index.html, style.css and app.js are (default: the package's dist/web). */
   readonly assetsDir?: string;
   readonly version?: string;
+  /** Who may use the controls (absent: everyone may, the tests of the page alone). */
+  readonly access?: AccessList;
+  /** Requests per address. */
+  readonly limiter?: RateLimiter;
 }
 
 export interface WebAddress {
@@ -62,9 +70,9 @@ const ACTIONS = { simulate: 'board/simulate', hint: 'game/hint', new: 'game/new'
 >;
 
 type Answer = { status: number; body: ResponsePayload };
-const failure = (status: number, error: string): Answer => ({
+const failure = (status: number, error: string, code?: string): Answer => ({
   status,
-  body: { data: {}, status: 'error', error, transaction: null },
+  body: { data: {}, status: 'error', error, ...(code !== undefined ? { code } : {}), transaction: null },
 });
 
 export class WebServer implements Extension {
@@ -74,11 +82,20 @@ export class WebServer implements Extension {
   private unsubscribeFeed: (() => void) | undefined;
   private ping: NodeJS.Timeout | undefined;
   private eventId = 0;
+  private readonly auth: WebAuth | undefined;
 
   constructor(
     private readonly context: ControllerContext,
     private readonly options: WebServerOptions,
-  ) {}
+  ) {
+    this.auth = options.access ? new WebAuth(options.access) : undefined;
+    if (this.auth) this.auth.onFailure = (m) => context.logger.warn(m);
+  }
+
+  /** The token printed at start: an arbiter's rights on the page (`/#token=…`). */
+  get token(): string | undefined {
+    return this.auth?.token;
+  }
 
   /** Opens the port (before the boards start, so a port in use stops the controller early). */
   async listen(): Promise<Result<WebAddress, WebServerError>> {
@@ -156,15 +173,16 @@ export class WebServer implements Extension {
       const streaming = req.method === 'GET' && path === '/events';
       const asset = ASSETS[path];
       const action = /^\/api\/boards\/([^/]+)\/([a-z]+)$/.exec(path);
-      const request = /^\/api\/request\/(.+)$/.exec(path);
+      const request = /^\/api\/(?:request\/(.+)|(login))$/.exec(path);
       if (streaming) this.events(req, res);
       else if (reading && path === '/api/boards') this.json(res, { status: 200, body: this.boards() });
+      else if (reading && path === '/api/session') void this.session(req).then((a) => this.json(res, a));
       else if (reading && asset) this.asset(res, asset);
       else if ((action || request) && req.method !== 'POST') {
         res.setHeader('allow', 'POST');
         this.json(res, failure(405, `${req.method} ${path}: use POST`));
       } else if (action) this.action(req, res, action[2]!, safeDecode(action[1]!));
-      else if (request) this.action(req, res, safeDecode(request[1]!), undefined);
+      else if (request) this.action(req, res, request[2] ? '/login' : safeDecode(request[1]!), undefined);
       else this.json(res, failure(404, `${req.method} ${path}: no such page`));
     } catch (e) {
       // A bug answers 500; the controller goes on.
@@ -247,13 +265,84 @@ export class WebServer implements Extension {
     req.on('end', () => {
       if (tooLarge)
         return this.json(res, failure(413, `the request body is larger than ${BODY_LIMIT} bytes`));
-      void this.perform(name, board, Buffer.concat(chunks).toString('utf8')).then((answer) =>
+      void this.perform(req, name, board, Buffer.concat(chunks).toString('utf8')).then((answer) =>
         this.json(res, answer),
       );
     });
   }
 
-  private async perform(name: string, board: string | undefined, body: string): Promise<Answer> {
+  /** `GET /api/session`: who the page is logged in as (a token no longer valid: 401). */
+  private async session(req: IncomingMessage): Promise<Answer> {
+    const who = await this.auth?.who(req);
+    if (who && !who.ok) return failure(who.status, who.error, 'unauthorized');
+    const account = who?.account ?? { name: null, role: 'arbiter' };
+    return { status: 200, body: { data: sessionView(account), status: 'ok', transaction: null } };
+  }
+
+  /** `POST /api/login` `{"name","password"}`: a token for the page. */
+  private async login(req: IncomingMessage, body: string): Promise<Answer> {
+    if (!this.auth) return failure(404, 'no logins: the controls are open');
+    const { name, password } = (looseJson(body) ?? {}) as { name?: unknown; password?: unknown };
+    if (typeof name !== 'string' || typeof password !== 'string') {
+      return failure(400, 'give "name" and "password" (strings)', 'bad_request');
+    }
+    const r = await this.auth.login(req, name, password);
+    if (!r.ok) return failure(r.status, r.error, 'unauthorized');
+    return {
+      status: 200,
+      body: { data: { token: r.token, ...sessionView(r.account) }, status: 'ok', transaction: null },
+    };
+  }
+
+  /** Only the page's own origin, with a login that has the rights, within the rate. */
+  private async allowed(req: IncomingMessage, request: string, board: string | undefined, body: string) {
+    const auth = this.auth;
+    if (!auth) return { ok: true as const, side: undefined };
+    const origin = auth.sameOrigin(req);
+    if (!origin.ok) return { ok: false as const, answer: failure(403, origin.error, 'forbidden') };
+    const who = await auth.who(req);
+    if (!who.ok) return { ok: false as const, answer: failure(who.status, who.error, 'unauthorized') };
+    const account = who.account;
+    const json = (looseJson(body) ?? {}) as { board?: unknown; side?: unknown };
+    const only = this.context.sessions.size === 1 ? [...this.context.sessions.keys()][0] : undefined;
+    const onBoard = board ?? (typeof json.board === 'string' ? json.board : only);
+    const asked = json.side === 'red' || json.side === 'black' ? (json.side as Side) : undefined;
+    // A player's draw and resign are for its side when the request does not say.
+    const side =
+      asked ?? (SIDED_REQUESTS.has(request) && account.role === 'player' ? account.side : undefined);
+    if (
+      !mayRequest(account, {
+        name: request,
+        ...(onBoard ? { board: onBoard } : {}),
+        ...(side ? { side } : {}),
+      })
+    ) {
+      const answer = who.login
+        ? failure(
+            403,
+            `${account.name ?? 'this login'} (${account.role}) may not ${request}${onBoard ? ` on ${onBoard}` : ''}`,
+            'forbidden',
+          )
+        : failure(401, `log in to ${request} (the controls need an arbiter's login)`, 'unauthorized');
+      return { ok: false as const, answer };
+    }
+    if (this.options.limiter && !this.options.limiter.take(`web:${req.socket.remoteAddress}`)) {
+      return { ok: false as const, answer: failure(429, RATE_LIMITED.message, RATE_LIMITED.code) };
+    }
+    return { ok: true as const, side: asked === undefined ? side : undefined };
+  }
+
+  private async perform(
+    req: IncomingMessage,
+    name: string,
+    board: string | undefined,
+    body: string,
+  ): Promise<Answer> {
+    if (name === '/login') {
+      const origin = this.auth?.sameOrigin(req);
+      if (origin && !origin.ok) return failure(403, origin.error, 'forbidden');
+      return this.login(req, body);
+    }
     let request: string = name;
     if (board !== undefined) {
       if (!Object.hasOwn(ACTIONS, name)) {
@@ -261,7 +350,9 @@ export class WebServer implements Extension {
       }
       request = ACTIONS[name as keyof typeof ACTIONS];
     }
-    const { result, transaction } = await performRequest(this.context, request, body, board);
+    const allowed = await this.allowed(req, request, board, body);
+    if (!allowed.ok) return allowed.answer;
+    const { result, transaction } = await performRequest(this.context, request, body, board, allowed.side);
     if (!result.ok && result.error.code === 'internal') {
       this.context.logger.error(`web: POST ${name}: ${result.error.message}`);
     }
@@ -274,6 +365,24 @@ export class WebServer implements Extension {
       'cache-control': 'no-cache',
     });
     res.end(JSON.stringify(answer.body));
+  }
+}
+
+function sessionView(account: Account) {
+  return {
+    name: account.name,
+    role: account.role,
+    ...(account.board !== undefined ? { board: account.board } : {}),
+    ...(account.side !== undefined ? { side: account.side } : {}),
+  };
+}
+
+/** A body read only to see who it is for (the request's own schema checks it afterwards). */
+function looseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
 

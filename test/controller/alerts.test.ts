@@ -84,6 +84,8 @@ async function rig(game: Record<string, unknown> = {}): Promise<Rig> {
     game,
     archive: { dir },
     web: { enabled: true },
+    // Anonymous clients change games here: the test grants it (the default is a viewer).
+    access: { anonymous: 'arbiter' },
   });
   const controller = new Controller({ config, handMs: 120, listen: { mqttPort: 0, wsPort: 0, webPort: 0 } });
   const started = await controller.start();

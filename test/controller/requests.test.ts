@@ -167,6 +167,8 @@ async function run(kind: 'mqtt' | 'http' | 'terminal'): Promise<void> {
     mqtt: { baseTopic: BASE },
     archive: { dir },
     web: { enabled: true },
+    // Anonymous clients change games here: the test grants it (the default is a viewer).
+    access: { anonymous: 'arbiter' },
   });
   let terminal: TerminalView | undefined;
   const controller = new Controller({

@@ -16,6 +16,8 @@ import { ROOT } from '../helpers/cli.js';
 import { journaledMoves, Recorder } from '../mqtt/support.js';
 
 const BASE = 'xqrestart';
+/** The configuration's arbiter: only it may play moves and start games. */
+const ARBITER = { username: 'referee', password: 's3cret' };
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'xqboard-restart-'));
@@ -38,8 +40,11 @@ function start(): Child {
       '    source: { driver: simulator, heartbeatMs: 500 }',
       'mqtt:',
       `  baseTopic: ${BASE}`,
+      '  wsPort: 0',
       `archive: { dir: ${join(dir, 'games')} }`,
       'web: { enabled: false }',
+      'access:',
+      '  users: [{ name: referee, password: s3cret, role: arbiter }]',
       '',
     ].join('\n'),
   );
@@ -83,7 +88,7 @@ describe('restarts', () => {
     const first = start();
     const games = join(dir, 'games');
     try {
-      const client = await Recorder.connect(await brokerUrl(first), [`${BASE}/#`]);
+      const client = await Recorder.connect(await brokerUrl(first), [`${BASE}/#`], ARBITER);
       await client.until('playing', () =>
         client.json(`${BASE}/demo/position`).some((p) => p.status === 'playing'),
       );
@@ -103,7 +108,7 @@ describe('restarts', () => {
 
     const second = start();
     try {
-      const client = await Recorder.connect(await brokerUrl(second), [`${BASE}/#`]);
+      const client = await Recorder.connect(await brokerUrl(second), [`${BASE}/#`], ARBITER);
       // Resumed, and the simulated board set to the game: play goes on at once.
       await client.until('the game resumed and under way', () =>
         client.json(`${BASE}/demo/position`).some((p) => p.status === 'playing' && p.ply === 2),

@@ -81,6 +81,8 @@ function writeConfig(port: number, wsPort: number): string {
       'archive:',
       `  dir: ${join(dir, 'games')}`,
       'web: { enabled: false }',
+      'access:',
+      '  users: [{ name: referee, password: s3cret, role: arbiter }]',
       '',
     ].join('\n'),
   );
@@ -94,7 +96,10 @@ describe('xqboard start', () => {
     try {
       // The broker is up once the command says it runs.
       const port = await brokerPort(run);
-      client = await Recorder.connect(`mqtt://127.0.0.1:${port}`, ['xqdemo/#']);
+      client = await Recorder.connect(`mqtt://127.0.0.1:${port}`, ['xqdemo/#'], {
+        username: 'referee',
+        password: 's3cret',
+      });
       await client.until('online', () =>
         client!.on('xqdemo/bridge/state').some((m) => m.text === '{"state":"online"}'),
       );

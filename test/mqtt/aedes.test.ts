@@ -51,7 +51,7 @@ describe('the MQTT bridge on the embedded broker', () => {
     }));
 
   it('lights the lifted piece and its targets, then the last move, on WLED (QoS 0, not retained)', () =>
-    withRig(async ({ viewer, dir }) => {
+    withRig(async ({ viewer, dir, url }) => {
       await boardPlaying(viewer);
       await playTwoMoves(viewer, dir);
       const layout = { offset: 0, serpentine: false };
@@ -86,8 +86,10 @@ describe('the MQTT bridge on the embedded broker', () => {
 
       // WLED restarted (it says so on its status topic): power first, then the frame again.
       const before = viewer.on('wled/board1/api').length;
-      await viewer.client.publishAsync('wled/board1/status', 'online', { qos: 0 });
+      const wled = await Recorder.connect(url, [], { username: 'wled-board1', password: 'led' });
+      await wled.client.publishAsync('wled/board1/status', 'online', { qos: 0 });
       await viewer.until('WLED set up again', () => viewer.on('wled/board1/api').length >= before + 2);
+      await wled.end();
       const again = viewer.on('wled/board1/api').slice(before);
       expect(JSON.parse(again[0]!.text)).toEqual({ on: true, bri: 100 });
       expect(showsLastMove(JSON.parse(again[1]!.text).seg.i)).toBe(true);

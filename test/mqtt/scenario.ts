@@ -16,6 +16,9 @@ import { journaledMoves, Recorder } from './support.js';
 
 export const BASE = 'xqtest';
 
+/** Board1's WLED device topic under the base topic `base`. */
+export const wledTopic = (base: string): string => `wled/${base === BASE ? 'board1' : `${base}-board1`}`;
+
 /** Two simulated boards (board1 with WLED LEDs), the web page off unless asked. */
 export function testConfig(
   mqtt: { embedded: true } | { embedded: false; url: string },
@@ -30,17 +33,24 @@ export function testConfig(
         source: { driver: 'simulator', heartbeatMs: 1000 },
         leds: {
           driver: 'wled',
-          topic: `wled/${base === BASE ? 'board1' : `${base}-board1`}`,
+          topic: wledTopic(base),
           brightness: 100,
         },
       },
       { id: 'board2', source: { driver: 'simulator', heartbeatMs: 1000 } },
     ],
     mqtt: mqtt.embedded
-      ? { embedded: true, baseTopic: base }
+      ? // No WebSocket on the default port (another test may hold it): tests that want one ask for port 0.
+        { embedded: true, baseTopic: base, wsPort: 0 }
       : { embedded: false, url: mqtt.url, baseTopic: base },
     archive: { dir },
     web: { enabled: options.web ?? false },
+    // Anonymous clients change games here: the test grants it (the default is a viewer).
+    access: {
+      anonymous: 'arbiter',
+      // The WLED device's own login: only it speaks on its topic.
+      users: [{ name: 'wled-board1', password: 'led', role: 'led', topic: wledTopic(base) }],
+    },
   });
   return { config, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -39,7 +39,7 @@ export class Recorder {
     (client.stream as { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true);
     const recorder = new Recorder(client);
     // QoS 2 subscriptions: messages arrive at the QoS they were published with.
-    await client.subscribeAsync(topics, { qos: 2 });
+    if (topics.length > 0) await client.subscribeAsync(topics, { qos: 2 });
     return recorder;
   }
 
@@ -109,7 +109,18 @@ export function journaledMoves(dir: string): string[] {
 export interface Mosquitto {
   readonly port: number;
   readonly url: string;
+  /** The WebSocket listener's URL, when asked for. */
+  readonly wsUrl?: string;
   stop(): Promise<void>;
+}
+
+export interface MosquittoOptions {
+  /** More mosquitto.conf lines (password_file, acl_file…); default: anonymous clients allowed. */
+  readonly conf?: string;
+  /** A WebSocket listener too (on the next port). */
+  readonly websockets?: boolean;
+  /** Lines for each listener (certfile, keyfile: TLS). */
+  readonly listenerConf?: string;
 }
 
 /**
@@ -118,7 +129,7 @@ export interface Mosquitto {
  * is taken: it binds the port itself, nothing is guessed free in between. Fails clearly without
  * the binary.
  */
-export async function startMosquitto(): Promise<Mosquitto> {
+export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mosquitto> {
   const which = spawnSync('sh', ['-c', 'command -v mosquitto || ls /usr/sbin/mosquitto'], {
     encoding: 'utf8',
   });
@@ -131,7 +142,7 @@ export async function startMosquitto(): Promise<Mosquitto> {
   const failures: string[] = [];
   for (let attempt = 0; attempt < 8; attempt++) {
     const port = 20_000 + Math.floor(Math.random() * 40_000);
-    const started = await tryMosquitto(binary, port);
+    const started = await tryMosquitto(binary, port, options);
     if (started.ok) return started.value;
     failures.push(started.error);
     if (!/in use/i.test(started.error)) break;
@@ -142,12 +153,28 @@ export async function startMosquitto(): Promise<Mosquitto> {
 async function tryMosquitto(
   binary: string,
   port: number,
+  options: MosquittoOptions,
 ): Promise<{ ok: true; value: Mosquitto } | { ok: false; error: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'xqboard-mosquitto-'));
   const conf = join(dir, 'mosquitto.conf');
   writeFileSync(
     conf,
-    `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest stderr\nlog_type all\n`,
+    [
+      `listener ${port} 127.0.0.1`,
+      ...(options.listenerConf ? [options.listenerConf] : []),
+      ...(options.websockets
+        ? [
+            `listener ${port + 1} 127.0.0.1`,
+            'protocol websockets',
+            ...(options.listenerConf ? [options.listenerConf] : []),
+          ]
+        : []),
+      options.conf ?? 'allow_anonymous true',
+      'persistence false',
+      'log_dest stderr',
+      'log_type all',
+      '',
+    ].join('\n'),
   );
   const child: ChildProcess = spawn(binary, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -157,7 +184,9 @@ async function tryMosquitto(
   const deadline = Date.now() + 10_000;
   for (;;) {
     // Up when this Mosquitto (not some other program on the port) says it listens and answers.
-    const listening = stderr.includes(`listen socket on port ${port}`);
+    const listening =
+      stderr.includes(`listen socket on port ${port}`) &&
+      (!options.websockets || stderr.includes(`websockets listen socket on port ${port + 1}`));
     const up =
       listening &&
       child.exitCode === null &&
@@ -181,6 +210,7 @@ async function tryMosquitto(
     value: {
       port,
       url: `mqtt://127.0.0.1:${port}`,
+      ...(options.websockets ? { wsUrl: `ws://127.0.0.1:${port + 1}` } : {}),
       async stop() {
         if (child.exitCode === null) {
           const exited = new Promise((r) => child.once('exit', r));

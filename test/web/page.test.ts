@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import { Controller } from '../../src/controller/controller.js';
 import { INITIAL_FEN, makeSquareName, parseFen, parseSquare } from '../../src/rules/index.js';
+import type { WebServer } from '../../src/web/server.js';
 import { Recorder } from '../mqtt/support.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -37,6 +38,7 @@ function configFor(dir: string, ports: { mqtt: number; ws: number; web: number }
     game: { clock: { periods: [{ minutes: 10 }] } },
     archive: { dir },
     web: { enabled: true, port: ports.web || 8080 },
+    access: { users: [{ name: 'referee', password: 's3cret', role: 'arbiter' }] },
   });
 }
 
@@ -48,6 +50,9 @@ describe('web view in Chromium', () => {
   let url: string;
   let mqtt: Recorder;
   let ports: { mqtt: number; ws: number; web: number };
+  /** The controls need a login: the token the controller prints at start. */
+  const token = () => controller.extension<WebServer>('web')!.token!;
+  const auth = () => ({ authorization: `Bearer ${token()}` });
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) {
@@ -71,11 +76,11 @@ describe('web view in Chromium', () => {
       web: started.value.web!.port,
     };
     url = `http://127.0.0.1:${ports.web}`;
-    mqtt = await Recorder.connect(`mqtt://127.0.0.1:${ports.mqtt}`, [
-      `${BASE}/board1/move`,
-      `${BASE}/board1/position`,
-      `${BASE}/bridge/response/#`,
-    ]);
+    mqtt = await Recorder.connect(
+      `mqtt://127.0.0.1:${ports.mqtt}`,
+      [`${BASE}/board1/move`, `${BASE}/board1/position`, `${BASE}/bridge/response/#`],
+      { username: 'referee', password: 's3cret' },
+    );
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
@@ -90,7 +95,7 @@ describe('web view in Chromium', () => {
     await vi.waitFor(() => {
       if (controller.sessions.get('board1')?.currentPhase !== 'playing') throw new Error('not playing yet');
     }, WAIT);
-    await page.goto(url);
+    await page.goto(`${url}/#token=${token()}`);
     expect(errors).toEqual([]);
   }, 60_000);
 
@@ -193,7 +198,7 @@ describe('web view in Chromium', () => {
 
   it('answers a bad request with 400 and an error naming the field, and goes on', async () => {
     const post = async (path: string, body: string) => {
-      const res = await fetch(`${url}${path}`, { method: 'POST', body });
+      const res = await fetch(`${url}${path}`, { method: 'POST', body, headers: auth() });
       return { status: res.status, body: (await res.json()) as { status: string; error?: string } };
     };
     const wrongType = await post('/api/boards/board1/simulate', JSON.stringify({ move: 5 }));
@@ -301,9 +306,14 @@ describe('web view in Chromium', () => {
     const res = await fetch(`${url}/api/boards/board1/simulate`, {
       method: 'POST',
       body: JSON.stringify({ move: 'h0g2' }),
+      headers: auth(),
     });
     expect(await res.json()).toMatchObject({ status: 'ok', data: { iccs: 'h0g2', ply: 3 } });
     await poll(() => card().locator('ol.moves').textContent()).toMatch(/二进三$/);
+    // The new controller printed a new token: the old one no longer opens the controls.
+    await poll(() => page.locator('#login').isVisible()).toBe(true);
+    await page.goto(`${url}/#token=${token()}`);
+    await poll(() => page.locator('#logout').isVisible()).toBe(true);
   });
 
   it('new game: the board and the list start again', async () => {

@@ -109,12 +109,15 @@ controller cannot start (a port in use, …); 2 for a bad configuration or optio
     }
     if (!started.ok) {
       const e = started.error as Exclude<typeof started.error, { code: 'archive_locked' | 'lock_failed' }>;
-      const flag = { 'mqtt.port': '--mqtt-port', 'mqtt.wsPort': '--ws-port', 'web.port': '--web-port' }[
-        e.key
-      ];
+      const flags: Record<string, string> = {
+        'mqtt.port': '--mqtt-port',
+        'mqtt.wsPort': '--ws-port',
+        'web.port': '--web-port',
+      };
+      const flag = flags[e.key];
       io.err(
         `xqboard start: ${e.message}.\n` +
-          `Stop the program that uses it, or choose another port: xqboard start ${flag} ${e.port + 1}` +
+          `Stop the program that uses it, or choose another port${flag ? `: xqboard start ${flag} ${e.port + 1}` : ''}` +
           ` (or set ${e.key} in a configuration file given with --config; see config/default.yaml).`,
       );
       await controller.stop();

@@ -5,6 +5,10 @@
  * illegal moves, corrections, check), the result and the clock. On a simulated board a click on a
  * piece then on a target plays the move through POST /api/boards/:id/simulate. The rules and the
  * notation are the controller's own modules, bundled.
+ *
+ * Anyone may watch; the controls (new game, hint, moves on a simulated board) show once logged in
+ * as an arbiter: with the link the controller prints at start (`/#token=…`) or a name and password
+ * (POST /api/login). The token is kept in this browser until it stops working.
  */
 import type {
   AlertPayload,
@@ -58,6 +62,80 @@ interface BoardUi {
 }
 
 const boards = new Map<string, BoardUi>();
+const TOKEN_KEY = 'xqboard.token';
+let token = takeToken();
+/** What this page may do: the controls need an arbiter's login; a player may ask its board's hints. */
+let controls = false;
+let playerBoard: string | null = null;
+
+/** A token given in the address (`#token=…`) is kept, and taken out of the address bar. */
+function takeToken(): string | null {
+  const given = /(?:^#|&)token=([^&]+)/.exec(location.hash)?.[1];
+  if (given) {
+    localStorage.setItem(TOKEN_KEY, decodeURIComponent(given));
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+  return localStorage.getItem(TOKEN_KEY);
+}
+
+const authorization = (): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
+
+/** Asks the controller who this page is, and shows the controls or the login. */
+async function loadSession(): Promise<void> {
+  const res = await fetch('/api/session', { headers: authorization() });
+  if (res.status === 401 && token) {
+    forget();
+    return loadSession();
+  }
+  const body = (await res.json()) as { data?: { name: string | null; role: string; board?: string } };
+  const role = body.data?.role ?? 'viewer';
+  controls = role === 'arbiter' || role === 'controller';
+  playerBoard = role === 'player' ? (body.data?.board ?? null) : null;
+  document.body.classList.toggle('controls', controls);
+  document.getElementById('who')!.textContent = body.data?.name && token ? `${body.data.name} (${role})` : '';
+  document.getElementById('login')!.hidden = token !== null;
+  document.getElementById('logout')!.hidden = token === null;
+  for (const ui of boards.values()) render(ui);
+}
+
+function forget(): void {
+  token = null;
+  localStorage.removeItem(TOKEN_KEY);
+}
+
+// The printed link opened in a tab that shows the page already.
+window.addEventListener('hashchange', () => {
+  token = takeToken();
+  void loadSession();
+});
+document.getElementById('login')!.addEventListener('click', () => {
+  const form = document.getElementById('login-form')!;
+  form.hidden = !form.hidden;
+});
+document.getElementById('logout')!.addEventListener('click', () => {
+  forget();
+  void loadSession();
+});
+document.getElementById('login-form')!.addEventListener('submit', (e) => {
+  e.preventDefault();
+  const form = e.target as HTMLFormElement;
+  const data = new FormData(form);
+  void fetch('/api/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: data.get('name'), password: data.get('password') }),
+  }).then(async (res) => {
+    const answer = (await res.json()) as { status: string; error?: string; data?: { token?: string } };
+    form.querySelector('.login-error')!.textContent = answer.status === 'ok' ? '' : (answer.error ?? '');
+    if (answer.data?.token) {
+      token = answer.data.token;
+      localStorage.setItem(TOKEN_KEY, token);
+      form.reset();
+      form.hidden = true;
+      await loadSession();
+    }
+  });
+});
 let notation: NotationName = readNotation();
 
 function readNotation(): NotationName {
@@ -159,7 +237,11 @@ function connect(): void {
     status.textContent = 'live';
     status.className = 'connection live';
     // After a break (or a controller restart) the snapshot is read again.
-    if (wasDown) void loadBoards(true);
+    if (wasDown) {
+      void loadBoards(true);
+      // A new controller has a new token: ask again who this page is.
+      void loadSession();
+    }
     wasDown = false;
   });
   source.addEventListener('error', () => {
@@ -178,10 +260,12 @@ function connect(): void {
 async function post(ui: BoardUi, action: string, body: object): Promise<boolean> {
   const res = await fetch(`/api/boards/${encodeURIComponent(ui.snapshot.id)}/${action}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...authorization() },
     body: JSON.stringify(body),
   });
   const answer = (await res.json()) as { status: string; error?: string };
+  // The login is gone (the controller restarted): show the login again.
+  if (res.status === 401) void loadSession();
   ui.message = answer.status === 'ok' ? '' : (answer.error ?? `HTTP ${res.status}`);
   render(ui);
   return answer.status === 'ok';
@@ -242,7 +326,7 @@ function positionOf(fen: string): Position | undefined {
 
 /** The page may move a piece: a simulated board, a game not over. */
 function playable(ui: BoardUi): boolean {
-  return ui.snapshot.simulated && ui.snapshot.position.status !== 'over';
+  return controls && ui.snapshot.simulated && ui.snapshot.position.status !== 'over';
 }
 
 async function clickSquare(ui: BoardUi, square: Square): Promise<void> {
@@ -275,6 +359,7 @@ function render(ui: BoardUi): void {
   card.querySelector('.meta')!.textContent =
     `${s.driver}${s.simulated ? ' (click a piece, then where it goes)' : ''} · game ${pos.game} · ply ${pos.ply}`;
   card.querySelector('.message')!.textContent = ui.message;
+  card.classList.toggle('can-hint', controls || playerBoard === s.id);
   renderResult(card.querySelector<HTMLElement>('.result')!, s.result, pos);
   renderClock(ui);
   renderStatus(card.querySelector<HTMLElement>('.status')!, pos, s.state);
@@ -686,6 +771,7 @@ setNotation(notation);
 setInterval(() => {
   for (const ui of boards.values()) if (ui.snapshot.position.clock) renderClock(ui);
 }, 250);
+void loadSession();
 void loadBoards().then(connect, (e: unknown) => {
   document.getElementById('connection')!.textContent = `cannot reach the controller: ${String(e)}`;
   setTimeout(() => location.reload(), 2000);
