@@ -179,7 +179,6 @@ interface Context {
   readonly pendingSince: number | undefined;
   /** Alerts raised by the machine's judgement and not yet ended. */
   readonly raised: ReadonlySet<'out_of_sync' | 'ambiguous'>;
-  readonly rejected: boolean;
   readonly expected?: { readonly pos: Position; readonly cells: Cells } | undefined;
 }
 
@@ -228,7 +227,8 @@ export function createTrackerMachine() {
       tournament: ({ context }) => context.options.foulAfterMs > 0,
       gameOver: ({ context }) => context.game.over && !context.game.canPlayOn,
       canPlayOn: ({ context }) => context.game.over && context.game.canPlayOn,
-      rejected: ({ context }) => context.rejected,
+      // (The event's own answer: the context still holds the previous one when guards run.)
+      rejected: ({ event }) => event.type === 'applied' && event.rejected !== undefined,
       appliedOver: ({ event }) => event.type === 'applied' && event.game.over && !event.game.canPlayOn,
     },
     actions: {
@@ -278,7 +278,7 @@ export function createTrackerMachine() {
       applied: assign(({ context, event }) => {
         if (event.type !== 'applied') return {};
         const moved = event.game.position !== context.game.position;
-        if (!moved) return { game: event.game, rejected: event.rejected !== undefined };
+        if (!moved) return { game: event.game };
         // Lines that went further than the committed moves stay pending, rebased.
         const v = context.verdict;
         const done = v.kind === 'commit' && !v.revision && !event.rejected ? v.moves : undefined;
@@ -289,7 +289,6 @@ export function createTrackerMachine() {
           : [];
         return {
           game: event.game,
-          rejected: event.rejected !== undefined,
           ...freshEvidence(context, event.game.position, true),
           pending,
         };
@@ -437,7 +436,6 @@ export function createTrackerMachine() {
       unfitSince: undefined,
       pendingSince: undefined,
       raised: new Set(),
-      rejected: false,
     }),
     on: {
       options: { actions: 'options' },

@@ -115,8 +115,11 @@ interface Explanation {
   /** Squares seen lifted and filled again since the confirmed position that the line leaves untouched. */
   readonly unexplained: number;
   readonly hand: Square[];
-  /** Pieces in the hand the next mover would not be holding. */
+  /** Pieces in the hand the next mover would not be holding, and where they stood. */
   readonly strays: number;
+  readonly strayAt: Square[];
+  /** Moves of the line whose landing the sensors did not show (./isHidden). */
+  readonly hidden: number;
   /** When a stray in the hand stops explaining the board. */
   readonly expires: number;
   /** Near fits: the one square this explanation cannot account for. */
@@ -165,21 +168,23 @@ export function judge(input: ReaderInput): Verdict {
   const roots = [[], ...input.pending.slice(0, MAX_LINES)].map((l) => {
     const line = [...l];
     const pos = input.base.clone();
-    for (const m of line) {
+    let hidden = 0;
+    line.forEach((m, k) => {
       if (pos.colorAt(m.to) !== 0) ctx.captures.add(m);
+      if (isHidden(pos, m, false, line[k - 1], ctx)) hidden++;
       pos.play(m);
-    }
-    return { line, pos };
+    });
+    return { line, pos, hidden };
   });
   // (The search plays and takes back moves on each root: it leaves them as they were.)
-  for (const root of roots) explain(root.pos, root.line, false, undefined, ctx, found);
+  for (const root of roots) explain(root.pos, root.line, root.hidden, false, undefined, ctx, found);
   // A piece of the side to move lifted and put back (knocked, straightened) is no reply: the last
   // move may still be revised.
   const revisable =
     input.revisable &&
     input.previous !== undefined &&
     !moverLifted(input.base, input.evidence.lifted, input.observed);
-  if (revisable) explain(input.previous!.position.clone(), [], true, input.previous!.move, ctx, found);
+  if (revisable) explain(input.previous!.position.clone(), [], 0, true, input.previous!.move, ctx, found);
 
   let fits = found.filter((e) => e.bad === undefined);
   const nearFits = found.filter((e) => e.bad !== undefined);
@@ -194,9 +199,14 @@ export function judge(input: ReaderInput): Verdict {
   const best = Math.min(...fits.map((e) => e.unexplained));
   fits = fits.filter((e) => e.unexplained === best);
   // Pieces off the board that the next mover would not hold (knocked, nudged) are a story of
-  // last resort: believed only when no explanation without them fits.
+  // last resort: believed only when no explanation without them fits. But a capture nobody saw
+  // land is no better a story than a piece knocked by a hand at work (next to the last move, or to
+  // a piece the side to move holds): a knocked piece does not become a capture by being near one.
   const fewest = Math.min(...fits.map((e) => e.strays));
-  fits = fits.filter((e) => e.strays === fewest);
+  const least = fits.filter((e) => e.strays === fewest);
+  const knocked = (e: Explanation): boolean =>
+    e.strays === fewest + 1 && e.hidden === 0 && e.strayAt.every((sq) => byHand(input, e, sq, ctx));
+  fits = least.every((e) => e.hidden > 0) ? [...least, ...fits.filter(knocked)] : least;
 
   if (fits.length > 0) {
     const verdict = decide(input, fits);
@@ -377,13 +387,14 @@ const MAX_DEPTH = 3;
 function explain(
   root: Position,
   line: Move[],
+  hiddenInLine: number,
   revision: boolean,
   revising: Move | undefined,
   ctx: Ctx,
   out: Explanation[],
 ): void {
   const { obs, mask } = ctx;
-  add(root, line, revision, ctx, out);
+  add(root, line, hiddenInLine, revision, ctx, out);
   const depth = revising ? 1 : MAX_DEPTH;
   const first = ctx.evidence.firstLifted ?? ctx.evidence.lifted;
   const landedAt = (m: Move): number => landingTime(m, ctx);
@@ -398,6 +409,7 @@ function explain(
   const shown = new Uint8Array(90);
   for (let sq = 0; sq < 90; sq++) shown[sq] = root.colorAt(sq);
   const covered: Square[] = [];
+  let hidden = hiddenInLine;
   const search = (pos: Position, path: Move[], left: number): void => {
     // Squares that read a piece the position does not have: each needs a move landing there.
     const appeared = appearedSquares(pos, ctx, covered);
@@ -460,17 +472,33 @@ function explain(
         const original = !line.some((x) => x.to === m.from) && !path.some((x) => x.to === m.from);
         if (original && leftAt < latestStart(path)) continue;
       }
+      const unseen = isHidden(pos, m, onTop, prev, ctx) ? 1 : 0;
       pos.play(m);
       path.push(m);
+      hidden += unseen;
       if (onTop) covered.push(m.to);
-      add(pos, [...line, ...path], revision, ctx, out, covered);
+      add(pos, [...line, ...path], hidden, revision, ctx, out, covered);
       if (left > 1) search(pos, path, left - 1);
       if (onTop) covered.pop();
+      hidden -= unseen;
       path.pop();
       pos.undo();
     }
   };
   search(root, [], depth);
+}
+
+/**
+ * A capture whose landing the sensors did not show: its target was not seen empty since the move
+ * before it began, and reads as it did (occupancy cannot tell the capturer from its victim; a
+ * colour sensor under a capturer set on top still reads the victim).
+ */
+function isHidden(pos: Position, m: Move, onTop: boolean, prev: Move | undefined, ctx: Ctx): boolean {
+  if (pos.colorAt(m.to) === 0 || ctx.mask.has(m.to)) return false;
+  const taken = ctx.evidence.lifted.get(m.to);
+  const began = prev ? (ctx.evidence.firstLifted ?? ctx.evidence.lifted).get(prev.from) : undefined;
+  if (taken !== undefined && (began === undefined || taken > began)) return false;
+  return onTop || ctx.sensing === 'occupancy' || !matches(pos.colorAt(m.from), ctx.obs[m.to]!);
 }
 
 /**
@@ -483,6 +511,33 @@ function landingTime(m: Move, ctx: Ctx): number {
   const left = (ctx.evidence.firstLifted ?? ctx.evidence.lifted).get(m.from) ?? Number.NEGATIVE_INFINITY;
   if (ctx.mask.has(m.to) || ctx.obs[m.to] === 0 || ctx.captures.has(m)) return left;
   return Math.max(left, ctx.evidence.changedAt[m.to] ?? Number.NEGATIVE_INFINITY);
+}
+
+/** A hand knocks a neighbour while its own piece is in the air, or just after setting it down. */
+const KNOCK_AFTER_LANDING_MS = 300;
+
+/**
+ * Could a hand at work have knocked the piece on `sq`? It left while a neighbouring piece was
+ * in the air: the last move's, a move's of the line, or one the side to move holds.
+ */
+function byHand(input: ReaderInput, e: Explanation, sq: Square, ctx: Ctx): boolean {
+  const first = ctx.evidence.firstLifted ?? ctx.evidence.lifted;
+  const left = first.get(sq);
+  if (left === undefined) return false;
+  // (The moved pieces themselves are not knocked neighbours.)
+  const last = input.previous?.move;
+  if (sq === last?.to || e.line.some((m) => m.to === sq)) return false;
+  const landedBy = (to: Square): number => (ctx.evidence.changedAt[to] ?? 0) + KNOCK_AFTER_LANDING_MS;
+  if (last && input.previous!.position.colorAt(last.to) === 0 && (near(sq, last.from) || near(sq, last.to)))
+    if (left <= landedBy(last.to)) return true;
+  for (const m of e.line) {
+    const began = first.get(m.from);
+    if (began !== undefined && left >= began && (near(sq, m.from) || near(sq, m.to))) return true;
+  }
+  return e.hand.some((h) => {
+    const began = first.get(h);
+    return h !== sq && e.strayAt.indexOf(h) < 0 && near(sq, h) && began !== undefined && left >= began;
+  });
 }
 
 /** Do two moves go the same way along one file or rank? */
@@ -513,6 +568,7 @@ function appearedSquares(pos: Position, ctx: Ctx, covered: readonly Square[]): S
 function add(
   pos: Position,
   line: Move[],
+  hidden: number,
   revision: boolean,
   ctx: Ctx,
   out: Explanation[],
@@ -540,6 +596,7 @@ function add(
   let targets: Set<Square> | undefined;
   let expires = Number.POSITIVE_INFINITY;
   let strays = 0;
+  const strayAt: Square[] = [];
   // The next mover takes a piece in hand only after the line's last move landed.
   // (It landed after its piece left, whether or not its landing changed the reading.)
   const last = line[line.length - 1];
@@ -565,6 +622,7 @@ function add(
       continue;
     }
     strays++;
+    strayAt.push(sq);
     const until = (ctx.evidence.changedAt[sq] ?? 0) + timing.strayMs;
     if (until <= now) {
       bad = sq;
@@ -591,7 +649,7 @@ function add(
     }
     if (!ok) unexplained++;
   }
-  out.push({ line, revision, unexplained, strays, hand, expires, bad });
+  out.push({ line, revision, unexplained, strays, strayAt, hidden, hand, expires, bad });
 }
 
 /** A single piece displaced where it may not legally go (judged against each root). */
