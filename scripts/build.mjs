@@ -8,7 +8,6 @@ await build({
     xqboard: 'src/cli/main.ts',
     bench: 'bench/main.ts',
     'real-play': 'scripts/real-play.ts',
-    'hint-worker': 'src/engine/hint-worker.ts',
   },
   outdir: 'dist',
   bundle: true,

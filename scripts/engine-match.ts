@@ -1,21 +1,24 @@
 /**
- * The match that decided which engine xqboard keeps: Fairy-Stockfish WebAssembly (`go movetime`)
- * against xqboard's own search (src/engine/search.ts, iterative deepening to a deadline), the same
- * time a move, from the most frequent openings of a PGN file, each opening played with both colours.
- * Games are judged by the game model (src/game: mate, stalemate, AXF repetition, the 60-move rule);
- * a game still going at the ply cap is a draw.
+ * A match between two engines through xqboard's engine interface (src/engine), the same time a
+ * move, from the most frequent openings of a PGN file, each opening played with both colours.
+ * Games are judged by the game model (src/game: mate, stalemate, AXF repetition, the 60-move
+ * rule); a game still going at the ply cap is a draw. Each engine is `fairy` (the embedded
+ * Fairy-Stockfish WebAssembly), `uci:PATH` or `ucci:PATH`, optionally `@skill` (0–20).
  *
- *   node scripts/build.mjs && node dist/engine-match.js [--ms 300] [--openings 10] [--plies 6] [--pgn FILE]
+ * It first decided which engine xqboard keeps: Fairy-Stockfish against xqboard's own alpha-beta
+ * search (removed after it; that version of this script is in the history, commit bab48ca).
+ *
+ *   node scripts/build.mjs && node dist/engine-match.js --a fairy --b uci:/usr/local/bin/pikafish
+ *     [--ms 300] [--openings 10] [--plies 6] [--max-plies 300] [--pgn FILE]
  */
 import { readFileSync } from 'node:fs';
-import { searchBest } from '../src/engine/search.js';
+import { configSchema } from '../src/config/schema.js';
+import { engineOf } from '../src/controller/hint.js';
+import type { Engine } from '../src/engine/engine.js';
 import { Game } from '../src/game/game.js';
 import { parseGame, splitGames } from '../src/record/pgn.js';
-import { makeFen } from '../src/rules/fen.js';
 import { makeIccs } from '../src/rules/iccs.js';
-import type { Color, Move } from '../src/rules/types.js';
-import { FairyStockfish } from '../test/helpers/fairy-engine.js';
-import { fairyToMove } from '../test/rules/fairy.js';
+import type { Color } from '../src/rules/types.js';
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`);
@@ -45,9 +48,26 @@ function openings(text: string): string[][] {
     .map(([k]) => k.split(' '));
 }
 
-const toFairy = (iccs: string): string => `${iccs[0]}${Number(iccs[1]) + 1}${iccs[2]}${Number(iccs[3]) + 1}`;
+interface Player {
+  readonly label: string;
+  readonly engine: Engine;
+  readonly skill: number | undefined;
+}
 
-async function play(fairy: FairyStockfish, opening: string[], fairyColor: Color) {
+function player(spec: string): Player {
+  const [what, skillText] = spec.split('@') as [string, string | undefined];
+  const [kind, ...rest] = what.split(':');
+  const path = rest.join(':');
+  const config = configSchema.parse({
+    engine: kind === 'fairy' ? { kind: 'fairy' } : { kind, path },
+  }).engine;
+  const engine = engineOf(config, (e) => {
+    if (e.type !== 'started') console.error(`${spec}: ${e.message}`);
+  });
+  return { label: spec, engine, skill: skillText === undefined ? undefined : Number(skillText) };
+}
+
+async function play(a: Player, b: Player, opening: string[], aColor: Color) {
   const started = Game.start();
   if (!started.ok) throw new Error(started.error.message);
   const game = started.value;
@@ -59,60 +79,50 @@ async function play(fairy: FairyStockfish, opening: string[], fairyColor: Color)
     if (!move || !game.play(move).ok) throw new Error(`opening move ${iccs} is illegal`);
     played.push(iccs);
   }
-  fairy.send('ucinewgame');
-  await fairy.request('isready', /^readyok$/);
   while (!game.isOver && played.length < MAX_PLIES) {
-    let move: Move | undefined;
-    if (game.turn === fairyColor) {
-      fairy.send(`position fen ${startFen} moves ${played.map(toFairy).join(' ')}`);
-      const line = await fairy.request(`go movetime ${MS}`, /^bestmove /);
-      const uci = line.split(' ')[1]!;
-      move = uci === '(none)' ? undefined : fairyToMove(uci);
-    } else {
-      move = searchBest(game.position, { maxDepth: 64, deadline: Date.now() + MS }).move;
-    }
-    if (!move) break;
-    const r = game.play(move);
-    if (!r.ok) throw new Error(`${r.error.message} (${game.turn === fairyColor ? 'fairy' : 'ours'})`);
-    played.push(makeIccs(move));
+    const mover = game.turn === aColor ? a : b;
+    const r = await mover.engine.search({
+      fen: startFen,
+      moves: played,
+      limits: { movetimeMs: MS, ...(mover.skill !== undefined ? { skill: mover.skill } : {}) },
+    });
+    const move = r.move ? game.position.legalMoves().find((m) => makeIccs(m) === r.move) : undefined;
+    if (!move) throw new Error(`${mover.label} answered ${r.move ?? 'no move'} at ply ${played.length + 1}`);
+    const done = game.play(move);
+    if (!done.ok) throw new Error(`${done.error.message} (${mover.label})`);
+    played.push(r.move!);
   }
   const outcome = game.outcome;
   const result = outcome?.result ?? '1/2-1/2';
-  const fairyScore = result === '1/2-1/2' ? 0.5 : (result === '1-0') === (fairyColor === 'red') ? 1 : 0;
-  return {
-    result,
-    reason: outcome?.reason ?? 'ply cap',
-    plies: played.length,
-    fairyScore,
-    fen: makeFen(game.position.toSetup()),
-  };
+  const aScore = result === '1/2-1/2' ? 0.5 : (result === '1-0') === (aColor === 'red') ? 1 : 0;
+  return { result, reason: outcome?.reason ?? 'ply cap', plies: played.length, aScore };
 }
 
 const list = openings(readFileSync(PGN, 'utf8'));
-const fairy = await FairyStockfish.start();
-let fairyTotal = 0;
-const tally = { fairyWins: 0, draws: 0, oursWins: 0 };
+const a = player(arg('a', 'fairy'));
+const b = player(arg('b', 'fairy@10'));
+let aTotal = 0;
+const tally = { wins: 0, draws: 0, losses: 0 };
 const reasons = new Map<string, number>();
 console.log(
-  `Fairy-Stockfish (go movetime ${MS}) v xqboard search (deadline ${MS} ms), ${list.length} openings of ${OPENING_PLIES} plies, both colours`,
+  `${a.label} v ${b.label}, ${MS} ms a move, ${list.length} openings of ${OPENING_PLIES} plies, both colours`,
 );
 for (const [i, opening] of list.entries()) {
-  for (const fairyColor of ['red', 'black'] as const) {
+  for (const aColor of ['red', 'black'] as const) {
     const t0 = Date.now();
-    const g = await play(fairy, opening, fairyColor);
-    fairyTotal += g.fairyScore;
-    if (g.fairyScore === 1) tally.fairyWins++;
-    else if (g.fairyScore === 0) tally.oursWins++;
+    const g = await play(a, b, opening, aColor);
+    aTotal += g.aScore;
+    if (g.aScore === 1) tally.wins++;
+    else if (g.aScore === 0) tally.losses++;
     else tally.draws++;
     reasons.set(g.reason, (reasons.get(g.reason) ?? 0) + 1);
     console.log(
-      `opening ${i + 1} [${opening.join(' ')}] fairy ${fairyColor.padEnd(5)}: ${g.result.padEnd(7)} ${g.reason.padEnd(16)} ${String(g.plies).padStart(3)} plies  ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+      `opening ${i + 1} [${opening.join(' ')}] ${a.label} ${aColor.padEnd(5)}: ${g.result.padEnd(7)} ${g.reason.padEnd(16)} ${String(g.plies).padStart(3)} plies  ${((Date.now() - t0) / 1000).toFixed(0)} s`,
     );
   }
 }
 const games = list.length * 2;
 console.log(
-  `Fairy-Stockfish ${fairyTotal}/${games} (${((100 * fairyTotal) / games).toFixed(1)} %): ${tally.fairyWins} wins, ${tally.draws} draws, ${tally.oursWins} losses; endings: ${[...reasons].map(([r, n]) => `${r} ${n}`).join(', ')}`,
+  `${a.label} ${aTotal}/${games} (${((100 * aTotal) / games).toFixed(1)} %): ${tally.wins} wins, ${tally.draws} draws, ${tally.losses} losses; endings: ${[...reasons].map(([r, n]) => `${r} ${n}`).join(', ')}`,
 );
-fairy.stop();
-process.exit(0);
+await Promise.all([a.engine.close(), b.engine.close()]);

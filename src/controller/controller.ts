@@ -7,7 +7,6 @@
  * start is retried. One controller per archive folder: the folder is locked first.
  */
 import type { Config } from '../config/schema.js';
-import { HintEngine } from '../engine/hints.js';
 import { LedsExtension } from '../leds/extension.js';
 import { MqttBridge } from '../mqtt/bridge.js';
 import { type BrokerAddress, type BrokerError, EmbeddedBroker } from '../mqtt/broker.js';
@@ -20,6 +19,7 @@ import { BoardSession } from './board-session.js';
 import { Bus, type Logger, silentLogger } from './bus.js';
 import type { ControllerContext, Extension } from './extension.js';
 import { BoardFeed } from './feed.js';
+import { EngineService } from './hint.js';
 
 export const VERSION = '0.1.0';
 
@@ -58,7 +58,7 @@ export class Controller {
   readonly feed: BoardFeed;
   readonly sessions = new Map<string, BoardSession>();
   private readonly logger: Logger;
-  private readonly hints = new HintEngine();
+  private engine: EngineService | undefined;
   private lock: ArchiveLock | undefined;
   private broker: EmbeddedBroker | undefined;
   private extensions: Extension[] = [];
@@ -144,6 +144,9 @@ export class Controller {
       ...(this.options.clock ? { clock: this.options.clock } : {}),
     });
     for (const e of errors) this.logger.error(e.message);
+    // One engine for every board, started on its first search.
+    const engine = new EngineService(config.engine);
+    this.engine = engine;
     for (const board of config.boards) {
       const source = sources.get(board.id);
       if (!source) continue;
@@ -157,7 +160,7 @@ export class Controller {
           archiveDir: config.archive.dir,
           bus: this.bus,
           logger: this.logger,
-          hints: this.hints,
+          engine,
           ...(this.options.clock ? { clock: this.options.clock } : {}),
           ...(this.options.handMs !== undefined ? { handMs: this.options.handMs } : {}),
         }),
@@ -216,7 +219,8 @@ export class Controller {
     this.extensions = [];
     await this.broker?.stop();
     this.broker = undefined;
-    await this.hints.close();
+    await this.engine?.close();
+    this.engine = undefined;
     this.releaseLock();
   }
 

@@ -49,6 +49,9 @@ export class SessionCore implements LifecycleCore {
   private prevCells: Cells | undefined;
   readonly alerts: ActiveAlerts;
   readonly recorder: GameRecorder;
+  /** Play against the engine (engine-play.ts): the reader's veto, and the tags naming the engine. */
+  refuse: ReaderInput['refuse'];
+  gameTags: () => Readonly<Record<string, string>> = () => ({});
 
   constructor(private readonly o: CoreOptions) {
     this.alerts = new ActiveAlerts(o.board, o.bus);
@@ -168,6 +171,7 @@ export class SessionCore implements LifecycleCore {
       clock: { now, setTimer: (fn, ms) => clock.setTimer(fn, ms) },
       cells: this.lastCells,
       now,
+      ...(this.refuse ? { refuse: this.refuse } : {}),
     };
   }
 
@@ -176,6 +180,7 @@ export class SessionCore implements LifecycleCore {
       this.gameId,
       this.game.startFen,
       new Date(this.o.wallNow() - this.now()),
+      this.gameTags(),
     );
     if (!started.ok) this.recordFailed(started.error.message);
     this.playing = true;
@@ -324,6 +329,6 @@ export class SessionCore implements LifecycleCore {
 
   private tags(): Record<string, string> {
     const { Board: _, ...tags } = this.o.meta;
-    return tags;
+    return { ...tags, ...this.gameTags() };
   }
 }

@@ -6,7 +6,7 @@
 import type { Game } from '../game/game.js';
 import { makeIccs } from '../rules/iccs.js';
 import type { Position } from '../rules/position.js';
-import type { Color } from '../rules/types.js';
+import type { Color, Move } from '../rules/types.js';
 import type { GameView, MachineEmitted, TrackerEmitted } from './machine.js';
 
 export class TrackedGame {
@@ -14,6 +14,8 @@ export class TrackedGame {
   private before: Position | undefined;
   /** The side whose general is in check, while the check alert stands. */
   private checked: Color | undefined;
+  /** The session's veto on a move the game would take (play against the engine): why, or undefined. */
+  refuse: ((game: Game, move: Move) => string | undefined) | undefined;
 
   constructor(readonly game: Game) {
     this.current = game.position;
@@ -54,7 +56,10 @@ export class TrackedGame {
     for (const move of c.moves) {
       const ended = this.game.outcome;
       const before = this.current;
-      const played = this.game.play(move, this.gameTime(t));
+      const refused = this.refuse?.(this.game, move);
+      const played = refused
+        ? { ok: false as const, error: { message: refused } }
+        : this.game.play(move, this.gameTime(t));
       if (!played.ok) {
         events.push({ type: 'alert', t, alert: { kind: 'move_rejected', message: played.error.message } });
         this.checkAlert(events, t);
