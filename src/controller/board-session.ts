@@ -83,6 +83,7 @@ export class BoardSession {
   private actor: Actor<typeof sessionMachine> | undefined;
   private unsubscribeSource: (() => void) | undefined;
   private cancelTick: (() => void) | undefined;
+  private offMoves: (() => void) | undefined;
 
   constructor(private readonly options: BoardSessionOptions) {
     this.id = options.board.id;
@@ -147,6 +148,9 @@ export class BoardSession {
     actor.start();
     actor.send({ type: 'boot' });
     this.play.start();
+    this.offMoves = this.bus.on('game.move', (e) => {
+      if (e.board === this.id) this.endIfMissed();
+    });
     this.unsubscribeSource = this.source.subscribe((e) => this.onSensor(e));
     this.scheduleTick();
     await this.supervisor.start();
@@ -165,6 +169,7 @@ export class BoardSession {
     this.actor = undefined;
     this.core.recorder.close();
     this.play.stop();
+    this.offMoves?.();
     if (this.ownEngine) await this.engine.close();
   }
 
@@ -336,6 +341,21 @@ export class BoardSession {
         command: { type: 'button', t: this.core.gameTime(e.t), side: e.side },
       });
     }
+  }
+
+  /**
+   * A move that ended the game, and the reader did not say so: its machine reads the refusal flag
+   * of the commit before (the `rejected` guard reads the context, not the event), so the first
+   * move after a refused one (play against the engine) is taken for refused too, and a mate then
+   * goes unseen. The session ends such a game itself, once the reader had its turn.
+   */
+  private endIfMissed(): void {
+    const game = this.core.game;
+    setTimeout(() => {
+      if (this.core.game === game && this.core.phase === 'playing' && this.core.isFinal()) {
+        this.actor?.send({ type: 'ended' });
+      }
+    }, 0);
   }
 
   /** Both clock buttons pressed together ask for a hint (when the configuration says so). */
