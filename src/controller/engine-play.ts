@@ -201,6 +201,8 @@ export class EnginePlay {
   private engineEvent(e: EngineEvent): void {
     if (e.type === 'started') {
       this.o.logger.info(`engine ${e.name} started in ${e.ms.toFixed(0)} ms`);
+      // Running again (restarted after a crash or a timeout): the alert has ended.
+      this.o.core.alerts.clear('engine', this.o.core.now());
       return;
     }
     this.alert(e.message);
