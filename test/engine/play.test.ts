@@ -9,6 +9,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import type { BusEvents } from '../../src/controller/bus.js';
@@ -17,6 +18,7 @@ import { performRequest } from '../../src/controller/requests.js';
 import { parseGame } from '../../src/record/pgn.js';
 import { makeIccs, parseIccs } from '../../src/rules/iccs.js';
 import { Position } from '../../src/rules/position.js';
+import { makeSquareName } from '../../src/rules/types.js';
 
 /** Red (the engine): chariot and advisor against a lone general, mate in a few moves. */
 const FEN = '5k3/9/9/9/9/9/9/9/4A4/4K1R2 w - - 0 1';
@@ -36,7 +38,13 @@ afterEach(async () => {
 describe('a game against the engine on the simulated board', () => {
   it('the engine moves are lit and played, a wrong move is refused with the expected move shown, the game is recorded', async () => {
     const config = configSchema.parse({
-      boards: [{ id: 'b1', source: { driver: 'simulator', heartbeatMs: 0 } }],
+      boards: [
+        {
+          id: 'b1',
+          source: { driver: 'simulator', heartbeatMs: 0 },
+          leds: { driver: 'wled', topic: 'wled/b1' },
+        },
+      ],
       archive: { dir },
       web: { enabled: false },
     });
@@ -45,6 +53,27 @@ describe('a game against the engine on the simulated board', () => {
     if (!started.ok) throw new Error(started.error.message);
     const session = controller.sessions.get('b1')!;
     await session.untilPlaying(10_000);
+    // The LEDs, as the WLED strip sees them (one LED per intersection, a0 first).
+    const leds = connect(`mqtt://127.0.0.1:${started.value.broker!.port}`, { reconnectPeriod: 0 });
+    await new Promise<void>((r) => leds.once('connect', () => r()));
+    await leds.subscribeAsync('wled/b1/api');
+    const strip: string[] = new Array(90).fill('000000');
+    leds.on('message', (_t, payload) => {
+      const i = (JSON.parse(payload.toString()) as { seg?: { i: (number | string)[] } }).seg?.i;
+      if (!i) return;
+      let k = 0;
+      if (typeof i[2] === 'string' && typeof i[1] === 'number') {
+        strip.fill('000000');
+        k = 3;
+      }
+      for (; k + 1 < i.length; k += 2) strip[i[k] as number] = i[k + 1] as string;
+    });
+    const violet = () =>
+      strip
+        .map((c, sq) => (c === '8000FF' ? makeSquareName(sq) : undefined))
+        .filter((x) => x !== undefined)
+        .sort();
+    const lit = (iccs: string) => [iccs.slice(0, 2), iccs.slice(2, 4)].sort();
     const engineMoves: BusEvents['game.hint'][] = [];
     const alerts: BusEvents['tracker.alert'][] = [];
     let nextEngineMove: ((e: BusEvents['game.hint']) => void) | undefined;
@@ -73,6 +102,8 @@ describe('a game against the engine on the simulated board', () => {
 
     // The engine's first move: announced, and the only one the board may show.
     const first = await engineMove(1);
+    await sleep(300);
+    expect(violet()).toEqual(lit(first.iccs));
     expect(first.iccs).toMatch(/^[a-i]\d[a-i]\d$/);
     expect(first.message).toContain(first.wxf);
     expect(session.engineState().expected).toBe(first.iccs);
@@ -98,8 +129,10 @@ describe('a game against the engine on the simulated board', () => {
     );
     expect(session.alerts().some((a) => a.kind === 'move_rejected')).toBe(true);
     expect(session.view().ply).toBe(0);
-    // Still the expected move (the LEDs keep showing it: no move, no new hint cleared it).
+    // Still the expected move, and the LEDs keep showing it while the board does not match.
     expect(session.engineState().expected).toBe(first.iccs);
+    await sleep(300);
+    expect(violet()).toEqual(lit(first.iccs));
 
     // The player puts the piece back and plays the engine's move.
     session.simulator!.move(wrong.to, wrong.from);
@@ -139,6 +172,7 @@ describe('a game against the engine on the simulated board', () => {
     expect(pgn.value.tags.Red).toMatch(/^Fairy-Stockfish.*depth 8/);
     expect(pgn.value.result).toBe('1-0');
     expect(engineMoves.length).toBeGreaterThanOrEqual(2);
+    await leds.endAsync();
     expect(pgn.value.moves.filter((_, i) => i % 2 === 0).map((m) => m.iccs)).toEqual(
       engineMoves.map((e) => e.iccs),
     );
