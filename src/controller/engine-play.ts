@@ -30,6 +30,10 @@ export interface HintAnswer extends DescribedMove {
   readonly ply: number;
 }
 
+/** Wait before the engine is asked again for its move after a failure. */
+const RETRY_MS = 2000;
+const RETRIES = 5;
+
 const GAME_EVENTS = ['game.move', 'game.retract', 'game.view', 'game.over'] as const;
 
 export class EnginePlay {
@@ -38,6 +42,8 @@ export class EnginePlay {
   private expected: { game: Game; ply: number; move: DescribedMove } | undefined;
   private thinking: { game: Game; ply: number; abort: AbortController } | undefined;
   private readonly hints = new Set<AbortController>();
+  /** Failed searches for the engine's move in a row. */
+  private failures = 0;
   private readonly off: (() => void)[] = [];
 
   constructor(
@@ -180,6 +186,7 @@ export class EnginePlay {
           return;
         }
         this.o.core.alerts.clear('engine', core.now());
+        this.failures = 0;
         this.expected = { game, ply, move: d };
         this.o.logger.info(`board ${this.o.board}: the engine plays ${d.message}`);
         this.o.bus.emit('game.hint', {
@@ -193,7 +200,14 @@ export class EnginePlay {
       (e: Error) => {
         if (this.thinking?.abort !== abort) return;
         this.thinking = undefined;
-        this.alert(`the engine could not move: ${e.message}`);
+        this.failures++;
+        const again = this.failures < RETRIES;
+        this.alert(`the engine could not move: ${e.message}${again ? '; asking it again' : ''}`);
+        // The player waits for the engine's move: it is asked again (a new process if it died).
+        if (again) {
+          const retry = setTimeout(() => this.update(), RETRY_MS);
+          this.off.push(() => clearTimeout(retry));
+        }
       },
     );
   }

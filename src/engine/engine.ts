@@ -209,7 +209,12 @@ export class ProtocolEngine implements Engine {
       const options = new Set<string>();
       this.onInfo = (line) => {
         const id = /^id name (.+)$/.exec(line);
-        if (id) this.idName = id[1]!.trim();
+        // Build details in brackets (`Fairy-Stockfish [commit: …] LB`) stay out of PGN headers.
+        if (id)
+          this.idName = id[1]!
+            .replace(/\[[^\]]*\]/g, ' ')
+            .replace(/\s+/g, ' ')
+            .trim();
         const opt = /^option (?:name )?(.+?) type /.exec(line);
         if (opt) options.add(opt[1]!.trim());
       };
