@@ -55,6 +55,7 @@ export async function engineMemoryChild(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'xqboard-bench-engine-'));
   const config = configSchema.parse({
     boards: [{ id: 'bench', source: { driver: 'simulator', heartbeatMs: 0 } }],
+    mqtt: { wsPort: 0 },
     archive: { dir },
     web: { enabled: false },
   });

@@ -39,7 +39,7 @@ async function measure(moves: readonly Move[], load: Load): Promise<Measured> {
   const dir = mkdtempSync(join(tmpdir(), 'xqboard-bench-hints-'));
   const config = configSchema.parse({
     boards: [{ id: 'bench', source: { driver: 'simulator', heartbeatMs: 0 } }],
-    mqtt: { baseTopic: 'bench' },
+    mqtt: { baseTopic: 'bench', wsPort: 0 },
     archive: { dir },
     web: { enabled: false },
     engine: { hint: { movetimeMs: 300 } },
