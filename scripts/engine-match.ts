@@ -6,7 +6,10 @@
  * Fairy-Stockfish WebAssembly), `uci:PATH` or `ucci:PATH`, optionally `@skill` (0–20).
  *
  * It first decided which engine xqboard keeps: Fairy-Stockfish against xqboard's own alpha-beta
- * search (removed after it; that version of this script is in the history, commit bab48ca).
+ * search (that version of this script is in the history, commit bab48ca), 300 ms a move, the 10
+ * most frequent 6-ply openings of liu-dahua-1125-iccs.pgn, both colours: Fairy-Stockfish 18/20
+ * (90 %), 18 wins, 0 draws, 2 losses (17 mates, 2 perpetual checks, 1 stalemate). The search was
+ * removed.
  *
  *   node scripts/build.mjs && node dist/engine-match.js --a fairy --b uci:/usr/local/bin/pikafish
  *     [--ms 300] [--openings 10] [--plies 6] [--max-plies 300] [--pgn FILE]
