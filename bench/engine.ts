@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { configSchema } from '../src/config/schema.js';
 import { Controller } from '../src/controller/controller.js';
@@ -30,7 +30,11 @@ export async function benchEngine(): Promise<void> {
   const service = new EngineService(configSchema.parse({}).engine);
   // Started (and warmed) before the clock: the start-up time is measured below, in the controller.
   await service.engine.search({ fen: POSITIONS[0]![1], moves: [], limits: { depth: 4 } });
-  console.log(`${service.name}: 1 s of search (go movetime 1000) each`);
+  // Figures in wall time: a machine busy with other work shows fewer nodes and less depth.
+  const load = loadavg()[0]!.toFixed(1);
+  console.log(
+    `${service.name}: 1 s of search (go movetime 1000) each; load average ${load} on ${availableParallelism()} cores`,
+  );
   const header = `${'position'.padEnd(32)} ${'depth'.padStart(5)} ${'nodes'.padStart(9)} ${'knodes/s'.padStart(8)}  ${'evaluation'.padStart(12)}  best`;
   console.log(header);
   console.log('-'.repeat(header.length));
