@@ -250,6 +250,8 @@ export class ProtocolEngine implements Engine {
   }
 
   private async go(t: LineTransport, request: SearchRequest): Promise<SearchResult> {
+    // Cancelled while the engine was starting: nothing to search.
+    if (request.signal?.aborted) return cancelledResult();
     const { limits } = request;
     const ucci = this.o.dialect === 'ucci';
     if (this.hasSkill && limits.skill !== this.skill) {
