@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Dialect, type EngineEvent, ProtocolEngine } from '../../src/engine/engine.js';
 import { processTransport } from '../../src/engine/transport.js';
 import { INITIAL_FEN } from '../../src/rules/fen.js';
@@ -176,11 +176,21 @@ describe('engines and squares', () => {
       limits: { depth: 1 },
       signal: queued.signal,
     });
-    setTimeout(() => abort.abort(), 100);
+    await vi.waitFor(() => expect(commands()).toContain('go movetime 50'), { timeout: 10_000 });
+    abort.abort();
     // The silent engine answers `stop` with nothing either: a timeout after the stop.
     await expect(first).rejects.toMatchObject({ code: 'engine_timeout' });
     expect(commands()).toContain('stop');
     await expect(second).resolves.toMatchObject({ cancelled: true, move: undefined });
+  });
+
+  it('a search cancelled before it starts is never sent to the engine', async () => {
+    const { engine, commands } = fake('uci', 'normal');
+    const abort = new AbortController();
+    const r = engine.search({ fen: INITIAL_FEN, moves: [], limits: { depth: 3 }, signal: abort.signal });
+    abort.abort();
+    await expect(r).resolves.toMatchObject({ cancelled: true, move: undefined });
+    expect(commands().some((l) => l.startsWith('go'))).toBe(false);
   });
 
   it('an engine path that does not exist fails the search with a reason', async () => {
