@@ -147,6 +147,8 @@ export class BoardSession {
     this.actor = actor;
     actor.start();
     actor.send({ type: 'boot' });
+    // A game against the engine goes on against it after a restart (its journal says so).
+    this.play.resumeFrom(this.core.resumedMeta);
     this.play.start();
     this.offMoves = this.bus.on('game.move', (e) => {
       if (e.board === this.id) this.endIfMissed();

@@ -11,7 +11,7 @@
  * engine's side into a refused move, with an alert that names the expected move; the LEDs keep
  * showing it until the board matches.
  */
-import type { Strength } from '../config/schema.js';
+import { type Strength, strengthSchema } from '../config/schema.js';
 import type { EngineEvent } from '../engine/engine.js';
 import type { Game } from '../game/game.js';
 import { makeIccs } from '../rules/iccs.js';
@@ -95,11 +95,26 @@ export class EnginePlay {
     this.expected = undefined;
   }
 
-  /** PGN tags naming the engine as the side it plays. */
+  /** The side and strength of a resumed game's `EngineSide` and `EngineStrength` tags, if it has them. */
+  resumeFrom(meta: Readonly<Record<string, string>>): void {
+    const side = meta.EngineSide;
+    if (side !== 'red' && side !== 'black') return;
+    const pairs = (meta.EngineStrength ?? '').split(',').map((p) => p.split('='));
+    const strength = strengthSchema.safeParse(
+      Object.fromEntries(pairs.filter((p) => p.length === 2).map(([k, v]) => [k, Number(v)])),
+    );
+    this.setOpponent({ side, strength: strength.success ? strength.data : {} });
+  }
+
+  /** PGN tags naming the engine as the side it plays, and (for a resumed game) its side and strength. */
   tags(): Record<string, string> {
     const o = this.opponentNow;
     if (!o) return {};
     const s = o.strength;
+    const strength = Object.entries(s)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(',');
     const how = [
       s.movetimeMs !== undefined ? `${s.movetimeMs} ms` : undefined,
       s.depth !== undefined ? `depth ${s.depth}` : undefined,
@@ -107,7 +122,7 @@ export class EnginePlay {
       s.skill !== undefined ? `skill ${s.skill}` : undefined,
     ].filter((x) => x !== undefined);
     const name = `${this.o.engine.name}${how.length > 0 ? ` (${how.join(', ')})` : ''}`;
-    return o.side === 'red' ? { Red: name } : { Black: name };
+    return { [o.side === 'red' ? 'Red' : 'Black']: name, EngineSide: o.side, EngineStrength: strength };
   }
 
   /** The gate: why the move about to be committed is refused, or undefined to let it through. */

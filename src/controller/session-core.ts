@@ -52,6 +52,8 @@ export class SessionCore implements LifecycleCore {
   /** Play against the engine (engine-play.ts): the reader's veto, and the tags naming the engine. */
   refuse: ReaderInput['refuse'];
   gameTags: () => Readonly<Record<string, string>> = () => ({});
+  /** The tags of the game resumed from its journal (empty for a new game). */
+  resumedMeta: Readonly<Record<string, string>> = {};
 
   constructor(private readonly o: CoreOptions) {
     this.alerts = new ActiveAlerts(o.board, o.bus);
@@ -126,6 +128,7 @@ export class SessionCore implements LifecycleCore {
     }
     this.game = game.value;
     this.gameId = read.start.id;
+    this.resumedMeta = read.start.meta;
     this.closedAs = undefined;
     this.finalView = undefined;
     this.playing = false;
@@ -147,6 +150,7 @@ export class SessionCore implements LifecycleCore {
     if (!game.ok) throw new Error(game.error.message);
     this.game = game.value;
     this.gameId = newGameId(new Date(this.o.wallNow()));
+    this.resumedMeta = {};
     this.closedAs = undefined;
     this.playing = false;
     this.origin = this.o.clock.now();

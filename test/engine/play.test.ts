@@ -177,4 +177,39 @@ describe('a game against the engine on the simulated board', () => {
       engineMoves.map((e) => e.iccs),
     );
   }, 120_000);
+
+  it('a game against the engine goes on against it after a restart', async () => {
+    const config = configSchema.parse({
+      boards: [{ id: 'b1', source: { driver: 'simulator', heartbeatMs: 0 } }],
+      archive: { dir },
+      web: { enabled: false },
+    });
+    const run = async () => {
+      controller = new Controller({ config, listen: { mqttPort: 0, wsPort: 0 }, handMs: 80 });
+      const started = await controller.start();
+      if (!started.ok) throw new Error(started.error.message);
+      const session = controller.sessions.get('b1')!;
+      await session.untilPlaying(10_000);
+      return session;
+    };
+    const first = await run();
+    const asked = await performRequest(controller!.context, 'game/new', {
+      engine: { side: 'black', movetimeMs: 200, skill: 3 },
+    });
+    expect(asked.result.ok).toBe(true);
+    await first.untilPlaying(10_000);
+    expect((await first.simulate({ move: 'h2e2' })).ok).toBe(true);
+    await controller!.stop();
+
+    const second = await run();
+    expect(second.engineState().opponent).toEqual({ side: 'black', strength: { movetimeMs: 200, skill: 3 } });
+    const reply = await new Promise<BusEvents['game.hint']>((resolve) =>
+      controller!.bus.on('game.hint', (e) => {
+        if (e.kind === 'engine') resolve(e);
+      }),
+    );
+    expect(reply).toMatchObject({ ply: 2, kind: 'engine' });
+    expect(second.view().moves).toEqual(['h2e2']);
+    expect(second.view().pgn).toMatch(/\[Black "Fairy-Stockfish.*200 ms, skill 3\)"\]/);
+  }, 60_000);
 });
