@@ -5,45 +5,20 @@
  * hint whose position changes before the engine answers is cancelled; both clock buttons pressed
  * together ask for a hint.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { configSchema } from '../../src/config/schema.js';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import type { BoardSession } from '../../src/controller/board-session.js';
 import type { BusEvents } from '../../src/controller/bus.js';
-import { Controller } from '../../src/controller/controller.js';
 import { parseGame, splitGames } from '../../src/record/pgn.js';
 import { Position } from '../../src/rules/position.js';
 import type { Move } from '../../src/rules/types.js';
+import { useControllerRig } from '../engine/rig.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-let dir: string;
-let controller: Controller | undefined;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'xqboard-hints-'));
-});
-afterEach(async () => {
-  await controller?.stop();
-  controller = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function start(engine: Record<string, unknown> = {}): Promise<BoardSession> {
-  const config = configSchema.parse({
-    boards: [{ id: 'b1', source: { driver: 'simulator', heartbeatMs: 0 } }],
-    archive: { dir },
-    web: { enabled: false },
-    engine: { hint: { movetimeMs: 300 }, ...engine },
-  });
-  controller = new Controller({ config, listen: { mqttPort: 0, wsPort: 0 } });
-  const started = await controller.start();
-  if (!started.ok) throw new Error(started.error.message);
-  const session = controller.sessions.get('b1')!;
-  await session.untilPlaying(10_000);
-  return session;
-}
+const rig = useControllerRig('xqboard-hints-');
+const start = (engine: Record<string, unknown> = {}) =>
+  rig.start({ engine: { hint: { movetimeMs: 300 }, ...engine } });
 
 /** Plays `moves` on the simulated board as a hand would; the time from the piece set down to its announcement. */
 async function playMoves(session: BoardSession, moves: readonly Move[]): Promise<number[]> {
@@ -59,7 +34,7 @@ async function playMoves(session: BoardSession, moves: readonly Move[]): Promise
       await sleep(60);
     }
     const announced = new Promise<number>((resolve) => {
-      const off = controller!.bus.on('game.move', () => {
+      const off = rig.controller!.bus.on('game.move', () => {
         off();
         resolve(performance.now());
       });
@@ -87,7 +62,7 @@ describe('hints from the embedded engine', () => {
   it('a hint: the move in three notations, the evaluation and the depth, announced for the LEDs and viewers', async () => {
     const session = await start();
     const seen: BusEvents['game.hint'][] = [];
-    controller!.bus.on('game.hint', (e) => seen.push(e));
+    rig.controller!.bus.on('game.hint', (e) => seen.push(e));
     const r = await session.hint();
     if (!r.ok) throw new Error(r.error.message);
     const h = r.value;
@@ -147,7 +122,9 @@ describe('hints from the embedded engine', () => {
 
   it('both clock buttons pressed together ask for a hint', async () => {
     const session = await start({ hintGesture: 'both-buttons', gestureMs: 400 });
-    const hint = new Promise<BusEvents['game.hint']>((resolve) => controller!.bus.on('game.hint', resolve));
+    const hint = new Promise<BusEvents['game.hint']>((resolve) =>
+      rig.controller!.bus.on('game.hint', resolve),
+    );
     session.simulator!.press('red');
     await sleep(50);
     session.simulator!.press('black');

@@ -4,47 +4,28 @@
  * alert, the engine is started again (the alert ends) and the hint is still answered; an engine
  * that never answers raises the alert and the request fails with a reason, without a hang.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { configSchema } from '../../src/config/schema.js';
+import { describe, expect, it } from 'vitest';
 import type { BusEvents } from '../../src/controller/bus.js';
-import { Controller } from '../../src/controller/controller.js';
 import { performRequest } from '../../src/controller/requests.js';
+import { useControllerRig } from './rig.js';
 
 const FAKE = fileURLToPath(new URL('./fake-engine.mjs', import.meta.url));
 
-let dir: string;
-let controller: Controller | undefined;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'xqboard-external-'));
-});
-afterEach(async () => {
-  await controller?.stop();
-  controller = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
+const rig = useControllerRig('xqboard-external-');
 
 async function start(kind: 'uci' | 'ucci', behaviour: string, extra: Record<string, unknown> = {}) {
-  const config = configSchema.parse({
-    boards: [{ id: 'b1', source: { driver: 'simulator', heartbeatMs: 0 } }],
-    archive: { dir },
-    web: { enabled: false },
+  const session = await rig.start({
     engine: {
       kind,
       path: process.execPath,
-      args: [FAKE, kind, behaviour, join(dir, 'commands.log'), join(dir, 'crashed')],
+      args: [FAKE, kind, behaviour, join(rig.dir, 'commands.log'), join(rig.dir, 'crashed')],
       hint: { movetimeMs: 100 },
       ...extra,
     },
   });
-  controller = new Controller({ config, listen: { mqttPort: 0, wsPort: 0 } });
-  const started = await controller.start();
-  if (!started.ok) throw new Error(started.error.message);
-  const session = controller.sessions.get('b1')!;
-  await session.untilPlaying(10_000);
+  const controller = rig.controller!;
   const alerts: string[] = [];
   controller.bus.on('tracker.alert', (e) => alerts.push(`raised ${e.alert.kind}: ${e.alert.message}`));
   controller.bus.on('tracker.alertCleared', (e) => alerts.push(`ended ${e.kind}`));

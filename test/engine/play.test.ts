@@ -6,55 +6,30 @@
  * expected move, which stays expected until the board is put back and the move played; the game
  * ends by mate and its PGN names the engine.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'mqtt';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { configSchema } from '../../src/config/schema.js';
+import { describe, expect, it } from 'vitest';
 import type { BusEvents } from '../../src/controller/bus.js';
-import { Controller } from '../../src/controller/controller.js';
 import { performRequest } from '../../src/controller/requests.js';
 import { parseGame } from '../../src/record/pgn.js';
 import { makeIccs, parseIccs } from '../../src/rules/iccs.js';
 import { Position } from '../../src/rules/position.js';
 import { makeSquareName } from '../../src/rules/types.js';
+import { useControllerRig } from './rig.js';
 
 /** Red (the engine): chariot and advisor against a lone general, mate in a few moves. */
 const FEN = '5k3/9/9/9/9/9/9/9/4A4/4K1R2 w - - 0 1';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-let dir: string;
-let controller: Controller | undefined;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'xqboard-play-'));
-});
-afterEach(async () => {
-  await controller?.stop();
-  controller = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
+const rig = useControllerRig('xqboard-play-');
 
 describe('a game against the engine on the simulated board', () => {
   it('the engine moves are lit and played, a wrong move is refused with the expected move shown, the game is recorded', async () => {
-    const config = configSchema.parse({
-      boards: [
-        {
-          id: 'b1',
-          source: { driver: 'simulator', heartbeatMs: 0 },
-          leds: { driver: 'wled', topic: 'wled/b1' },
-        },
-      ],
-      archive: { dir },
-      web: { enabled: false },
-    });
-    controller = new Controller({ config, listen: { mqttPort: 0, wsPort: 0 }, handMs: 80 });
-    const started = await controller.start();
-    if (!started.ok) throw new Error(started.error.message);
-    const session = controller.sessions.get('b1')!;
-    await session.untilPlaying(10_000);
+    const session = await rig.start({}, { driver: 'wled', topic: 'wled/b1' });
+    const controller = rig.controller!;
     // The LEDs, as the WLED strip sees them (one LED per intersection, a0 first).
-    const leds = connect(`mqtt://127.0.0.1:${started.value.broker!.port}`, { reconnectPeriod: 0 });
+    const leds = connect(`mqtt://127.0.0.1:${rig.mqttPort}`, { reconnectPeriod: 0 });
     await new Promise<void>((r) => leds.once('connect', () => r()));
     await leds.subscribeAsync('wled/b1/api');
     const strip: string[] = new Array(90).fill('000000');
@@ -164,10 +139,10 @@ describe('a game against the engine on the simulated board', () => {
     expect(over).toMatchObject({ status: 'over', result: '1-0', reason: 'checkmate' });
     // Archived: the game before (abandoned by the new game) and this one.
     const pgns = () =>
-      readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.pgn'));
+      readdirSync(rig.dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.pgn'));
     for (let i = 0; i < 50 && pgns().length < 2; i++) await sleep(100);
-    const file = pgns().find((f) => readFileSync(join(dir, f), 'utf8').includes('[Result "1-0"]'));
-    const pgn = parseGame(readFileSync(join(dir, file!), 'utf8'));
+    const file = pgns().find((f) => readFileSync(join(rig.dir, f), 'utf8').includes('[Result "1-0"]'));
+    const pgn = parseGame(readFileSync(join(rig.dir, file!), 'utf8'));
     if (!pgn.ok) throw new Error(pgn.error.message);
     expect(pgn.value.tags.Red).toMatch(/^Fairy-Stockfish.*depth 8/);
     expect(pgn.value.result).toBe('1-0');
@@ -179,32 +154,20 @@ describe('a game against the engine on the simulated board', () => {
   }, 120_000);
 
   it('a game against the engine goes on against it after a restart', async () => {
-    const config = configSchema.parse({
-      boards: [{ id: 'b1', source: { driver: 'simulator', heartbeatMs: 0 } }],
-      archive: { dir },
-      web: { enabled: false },
-    });
-    const run = async () => {
-      controller = new Controller({ config, listen: { mqttPort: 0, wsPort: 0 }, handMs: 80 });
-      const started = await controller.start();
-      if (!started.ok) throw new Error(started.error.message);
-      const session = controller.sessions.get('b1')!;
-      await session.untilPlaying(10_000);
-      return session;
-    };
+    const run = () => rig.start();
     const first = await run();
-    const asked = await performRequest(controller!.context, 'game/new', {
+    const asked = await performRequest(rig.controller!.context, 'game/new', {
       engine: { side: 'black', movetimeMs: 200, skill: 3 },
     });
     expect(asked.result.ok).toBe(true);
     await first.untilPlaying(10_000);
     expect((await first.simulate({ move: 'h2e2' })).ok).toBe(true);
-    await controller!.stop();
+    await rig.stop();
 
     const second = await run();
     expect(second.engineState().opponent).toEqual({ side: 'black', strength: { movetimeMs: 200, skill: 3 } });
     const reply = await new Promise<BusEvents['game.hint']>((resolve) =>
-      controller!.bus.on('game.hint', (e) => {
+      rig.controller!.bus.on('game.hint', (e) => {
         if (e.kind === 'engine') resolve(e);
       }),
     );
