@@ -139,6 +139,8 @@ export class ProtocolEngine implements Engine {
   private ranks1 = false;
   private skill: number | undefined;
   private hasSkill = false;
+  /** UCCI times in milliseconds (the engine has `usemillisec`, now on); otherwise in seconds. */
+  private ucciMillis = false;
   private closed = false;
 
   constructor(private readonly o: ProtocolOptions) {}
@@ -225,6 +227,8 @@ export class ProtocolEngine implements Engine {
       this.ranks1 = !ucci && (style === 'ranks1' || (style === 'auto' && fairy));
       this.hasSkill = !ucci && options.has('Skill Level');
       this.skill = undefined;
+      this.ucciMillis = ucci && options.has('usemillisec');
+      if (this.ucciMillis) this.setOption(t, 'usemillisec', true);
       const given = { ...(fairy && !ucci ? { UCI_Variant: 'xiangqi' } : {}), ...this.o.options };
       for (const [name, value] of Object.entries(given)) this.setOption(t, name, value);
       await this.request(t, 'isready', (l) => l === 'readyok', startMs);
@@ -264,7 +268,8 @@ export class ProtocolEngine implements Engine {
     if (limits.depth !== undefined) parts.push(`depth ${limits.depth}`);
     if (limits.nodes !== undefined) parts.push(`nodes ${limits.nodes}`);
     if (limits.movetimeMs !== undefined) {
-      parts.push(ucci ? `time ${limits.movetimeMs} movestogo 1` : `movetime ${limits.movetimeMs}`);
+      const time = this.ucciMillis ? limits.movetimeMs : Math.max(1, Math.round(limits.movetimeMs / 1000));
+      parts.push(ucci ? `time ${time} movestogo 1` : `movetime ${limits.movetimeMs}`);
     }
     if (parts.length === 0) parts.push(ucci ? 'depth 8' : 'movetime 1000');
 

@@ -5,7 +5,7 @@
 // behaviours: normal (bestmove after an info line), none (`bestmove (none)` / `nobestmove`),
 // silent (never answers `go`), mute (never answers the handshake), crash-once (exits on the
 // first `go` while the marker file does not exist, creating it), crash (exits on every `go`),
-// ranks1 (calls itself Fairy-Stockfish and writes ranks 1-10).
+// ranks1 (calls itself Fairy-Stockfish and writes ranks 1-10), seconds (UCCI without usemillisec).
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
@@ -21,11 +21,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     if (behaviour === 'mute') return;
     say(`id name ${name}`);
     say('id author xqboard tests');
-    say(
-      ucci
-        ? 'option usemillisec type check default false'
-        : 'option name Hash type spin default 16 min 1 max 1024',
-    );
+    if (!ucci) say('option name Hash type spin default 16 min 1 max 1024');
+    else if (behaviour !== 'seconds') say('option usemillisec type check default false');
     if (!ucci) say('option name Skill Level type spin default 20 min 0 max 20');
     say(ucci ? 'ucciok' : 'uciok');
   } else if (command === 'isready') say('readyok');

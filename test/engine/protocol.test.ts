@@ -72,6 +72,7 @@ describe.each(['uci', 'ucci'] as const)('%s engine', (dialect) => {
       expect(r.pv).toEqual(['h2e2', 'h9g7', 'h0g2']);
       expect(sent).toEqual([
         'ucci',
+        'setoption usemillisec true',
         'setoption Hash 64',
         'setoption Threads 2',
         'isready',
@@ -182,6 +183,13 @@ describe('engines and squares', () => {
     await expect(first).rejects.toMatchObject({ code: 'engine_timeout' });
     expect(commands()).toContain('stop');
     await expect(second).resolves.toMatchObject({ cancelled: true, move: undefined });
+  });
+
+  it('a UCCI engine without usemillisec gets its time in seconds', async () => {
+    const { engine, commands } = fake('ucci', 'seconds');
+    await engine.search({ fen: INITIAL_FEN, moves: [], limits: { movetimeMs: 2500 } });
+    expect(commands()).toContain('go time 3 movestogo 1');
+    expect(commands()).not.toContain('setoption usemillisec true');
   });
 
   it('a search cancelled before it starts is never sent to the engine', async () => {
