@@ -10,7 +10,9 @@ const ORACLE = [
   'test/rules/fairy-diff.test.ts',
   'test/game/fairy.test.ts',
   'test/notation/ffish.test.ts',
-  'test/engine/fairy-match.test.ts',
+  // The embedded Fairy-Stockfish (WebAssembly) loaded and searching: hints, a game against it.
+  'test/controller/hints.test.ts',
+  'test/engine/play.test.ts',
   'test/tracker/physical-*.test.ts',
   'test/tracker/real-play*.test.ts',
   'test/firmware/*.test.ts',

@@ -1,8 +1,7 @@
 /**
  * Do hints delay moves? The time from the frame that completes a move on a simulated board to
  * its MQTT move message, with nobody asking for hints, then with hints asked back to back the
- * whole time (searched in the engine's worker thread, as the controller does), and — for scale —
- * with the same searches run on the event loop, as hints were before they moved to the worker.
+ * whole time (the embedded Fairy-Stockfish, in its worker thread, at the configured hint strength).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,10 +9,8 @@ import { join } from 'node:path';
 import { connect } from 'mqtt';
 import { configSchema } from '../src/config/schema.js';
 import { Controller } from '../src/controller/controller.js';
-import { suggestMove } from '../src/controller/hint.js';
 import { readPgn } from '../src/record/pgn.js';
-import { Position } from '../src/rules/position.js';
-import type { Move } from '../src/rules/types.js';
+import { type Move, Position } from '../src/rules/index.js';
 import { isExtendable } from '../src/tracker/reader.js';
 
 const PLIES = 30;
@@ -27,7 +24,7 @@ const percentile = (values: number[], p: number): number => {
 const ms = (v: number): string => `${v.toFixed(1)} ms`;
 const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
 
-type Load = 'none' | 'worker' | 'event loop';
+type Load = 'none' | 'engine';
 
 interface Measured {
   /** Pieces that could not have gone further (announced after the bounce window). */
@@ -41,9 +38,10 @@ async function measure(moves: readonly Move[], load: Load): Promise<Measured> {
   const dir = mkdtempSync(join(tmpdir(), 'xqboard-bench-hints-'));
   const config = configSchema.parse({
     boards: [{ id: 'bench', source: { driver: 'simulator', heartbeatMs: 0 } }],
-    mqtt: { baseTopic: 'bench' },
+    mqtt: { baseTopic: 'bench', wsPort: 0 },
     archive: { dir },
     web: { enabled: false },
+    engine: { hint: { movetimeMs: 300 } },
   });
   const controller = new Controller({ config, listen: { mqttPort: 0 } });
   const started = await controller.start();
@@ -61,13 +59,7 @@ async function measure(moves: readonly Move[], load: Load): Promise<Measured> {
   let hints = 0;
   const hinting = (async () => {
     while (running && load !== 'none') {
-      if (load === 'worker') await session.hint();
-      else {
-        // The old way: the search blocks the event loop for its whole budget.
-        const pos = Position.fromFen(session.view().fen);
-        if (pos.ok) suggestMove(pos.value);
-        await new Promise((r) => setImmediate(r));
-      }
+      await session.hint();
       hints++;
     }
   })();
@@ -108,14 +100,10 @@ export async function benchHints(): Promise<void> {
   const first = readPgn(text)[0];
   if (!first?.ok) throw new Error('cannot read the benchmark game');
   const moves = first.value.moves.slice(0, PLIES).map((m) => m.move);
-  for (const load of ['none', 'worker', 'event loop'] as const) {
+  for (const load of ['none', 'engine'] as const) {
     const { quick, slide, hints } = await measure(moves, load);
     const what =
-      load === 'none'
-        ? 'no hints'
-        : load === 'worker'
-          ? `hints back to back in the worker (${hints} hints)`
-          : `the same searches on the event loop, as before the worker (${hints} hints)`;
+      load === 'none' ? 'no hints' : `hints back to back, Fairy-Stockfish in its worker (${hints} hints)`;
     const figures = (v: number[]) => `p50 ${ms(percentile(v, 50))}, p99 ${ms(percentile(v, 99))}`;
     console.log(
       `completing frame → MQTT move message, ${what}: could not go further (${quick.length}) ${figures(quick)}; could slide (${slide.length}) ${figures(slide)}`,

@@ -1,5 +1,5 @@
 /** `npm run bench`: speed figures of every part, printed as a table. */
-import { benchEngine } from './engine.js';
+import { benchEngine, ENGINE_CHILD, engineMemoryChild } from './engine.js';
 import { benchGame } from './game.js';
 import { benchMqtt } from './mqtt.js';
 import { benchRecord } from './record.js';
@@ -10,7 +10,7 @@ import { benchTracker } from './tracker.js';
 
 const sections: [string, () => Promise<void>][] = [
   ['rules: perft nodes/s, xqboard against Fairy-Stockfish (WebAssembly)', benchRules],
-  ['engine: depth and nodes/s in 1 s of search, cost of a hint', benchEngine],
+  ['engine: Fairy-Stockfish depth in 1 s, first hint after start-up, controller memory', benchEngine],
   ['game: cost of a move in the game model, time to judge a repetition', benchGame],
   ['sensor log: lines read and written per second, replayed events per second', benchSensorLog],
   ['sensors: snapshots parsed/s, last byte → snapshot event (serial driver)', benchSensors],
@@ -21,6 +21,11 @@ const sections: [string, () => Promise<void>][] = [
 
 // `npm run bench -- "move reader"` runs only the sections whose title contains one of the words.
 const only = process.argv.slice(2);
+// The engine section measures a controller in a process of its own (this script, run again).
+if (only.includes(ENGINE_CHILD)) {
+  await engineMemoryChild();
+  process.exit(0);
+}
 for (const [title, run] of sections) {
   if (only.length > 0 && !only.some((w) => title.includes(w))) continue;
   console.log(`\n== ${title}`);

@@ -8,7 +8,7 @@ await build({
     xqboard: 'src/cli/main.ts',
     bench: 'bench/main.ts',
     'real-play': 'scripts/real-play.ts',
-    'hint-worker': 'src/engine/hint-worker.ts',
+    'engine-match': 'scripts/engine-match.ts',
   },
   outdir: 'dist',
   bundle: true,

@@ -260,6 +260,48 @@ export const logSchema = z.strictObject({
   level: z.enum(LOG_LEVELS).default('info'),
 });
 
+/** How hard the engine thinks: any of time, depth, nodes (the first reached ends the search), Skill Level. */
+export const strengthSchema = z.strictObject({
+  movetimeMs: z.int().min(10).max(600_000).optional(),
+  depth: z.int().min(1).max(64).optional(),
+  nodes: z.int().min(1).optional(),
+  /** UCI `Skill Level` 0–20 (Fairy-Stockfish, Pikafish); 20 is full strength. */
+  skill: z.int().min(0).max(20).optional(),
+});
+
+/** The engine behind hints and play against the engine, shared by every board of the controller. */
+export const engineSchema = z
+  .strictObject({
+    /** fairy: the embedded Fairy-Stockfish (WebAssembly, started on first use); uci / ucci: a native engine. */
+    kind: z.enum(['fairy', 'uci', 'ucci']).default('fairy'),
+    /** uci / ucci: the engine program. Relative to the working directory. */
+    path: z.string().min(1).optional(),
+    args: z.array(z.string()).default([]),
+    /** Engine options sent after the handshake, e.g. { EvalFile: /opt/pikafish.nnue, Threads: 2, Hash: 64 }. */
+    options: z.record(z.string().min(1), z.union([z.string(), z.number(), z.boolean()])).default({}),
+    /** uci: how the engine writes ranks (auto: 1–10 for Fairy-Stockfish, ICCS 0–9 otherwise). */
+    squares: z.enum(['auto', 'iccs', 'ranks1']).default('auto'),
+    /** Strength of a hint. */
+    hint: strengthSchema.default({ movetimeMs: 1000 }),
+    /** A gesture on the board that asks for a hint: none, or both clock buttons within gestureMs. */
+    hintGesture: z.enum(['none', 'both-buttons']).default('both-buttons'),
+    gestureMs: ms.default(500),
+    /** Every new game gives this side to the engine, at this strength (default: nobody plays the engine). */
+    play: z
+      .strictObject({
+        side: z.enum(['red', 'black']),
+        strength: strengthSchema.default({ movetimeMs: 1000 }),
+      })
+      .optional(),
+    /** A search that has not answered this long after its movetime (or in searchMs without one) is cut. */
+    graceMs: ms.default(5000),
+    searchMs: ms.default(60_000),
+  })
+  .refine((e) => e.kind === 'fairy' || e.path !== undefined, {
+    message: 'an external engine (kind uci or ucci) needs "path"',
+    path: ['path'],
+  });
+
 const DEFAULT_BOARDS = [{ id: 'board1', source: { driver: 'simulator' as const } }];
 
 export const configSchema = z
@@ -272,6 +314,7 @@ export const configSchema = z
     web: webSchema.prefault({}),
     log: logSchema.prefault({}),
     access: accessSchema.prefault({}),
+    engine: engineSchema.prefault({}),
   })
   .superRefine((config, ctx) => {
     const ids = new Map<string, number>();
@@ -343,3 +386,5 @@ export type ClockConfig = z.output<typeof clockSchema>;
 export type TrackerConfig = Config['tracker'];
 export type AccessConfig = Config['access'];
 export type UserConfig = AccessConfig['users'][number];
+export type EngineConfig = Config['engine'];
+export type Strength = z.output<typeof strengthSchema>;

@@ -5,8 +5,8 @@
  * The requests are methods here; requests.ts gives every front end the same access to them.
  */
 import { type Actor, createActor } from 'xstate';
-import type { BoardConfig, GameConfig, TrackerConfig } from '../config/schema.js';
-import { HintEngine } from '../engine/hints.js';
+import type { BoardConfig, EngineConfig, GameConfig, TrackerConfig } from '../config/schema.js';
+import { configSchema } from '../config/schema.js';
 import { Game, type GameOptions } from '../game/game.js';
 import { makeChinese, makeWxf } from '../notation/index.js';
 import { type Color, opposite, parseIccs } from '../rules/index.js';
@@ -17,6 +17,8 @@ import { type Clock, systemClock } from '../util/clock.js';
 import { type Logger, silentLogger } from '../util/log.js';
 import { ok, type Result } from '../util/result.js';
 import type { Bus, GameView, SessionAlert } from './bus.js';
+import { EnginePlay, type HintAnswer, type Opponent } from './engine-play.js';
+import { EngineService } from './hint.js';
 import { sessionMachine } from './lifecycle.js';
 import { gameOptionsOf, policyOf, trackerOptionsOf } from './options.js';
 import { SessionCore } from './session-core.js';
@@ -49,20 +51,16 @@ export interface BoardSessionOptions {
   readonly handMs?: number;
   /** Wall clock (ISO times of journals; the age of a resumed game). */
   readonly wallNow?: () => number;
-  /** The engine's worker, shared by the boards of a controller (default: one of the session's own). */
-  readonly hints?: HintEngine;
+  /** The engine, shared by the boards of a controller (default: one of the session's own). */
+  readonly engine?: EngineService;
+  /** Hints, the hint gesture, play against the engine (default: the configuration's defaults). */
+  readonly engineConfig?: EngineConfig;
 }
 
 /** Setup: waiting for the board to show the game's position; playing; over (archived). */
 export type SessionPhase = 'setup' | 'playing' | 'over';
 
-export interface HintAnswer {
-  readonly iccs: string;
-  readonly wxf: string;
-  readonly zh: string;
-  readonly score: number;
-  readonly ply: number;
-}
+export type { HintAnswer, Opponent } from './engine-play.js';
 
 export class BoardSession {
   readonly id: string;
@@ -75,11 +73,19 @@ export class BoardSession {
   private readonly core: SessionCore;
   private readonly supervisor: SourceSupervisor;
   private readonly queue: SimulateQueue | undefined;
-  private readonly hints: HintEngine;
-  private readonly ownHints: boolean;
+  private readonly engine: EngineService;
+  private readonly ownEngine: boolean;
+  private readonly play: EnginePlay;
+  private readonly engineConfig: EngineConfig;
+  /** When each clock button was last pressed (the hint gesture). */
+  private readonly pressed: Record<Color, number> = {
+    red: Number.NEGATIVE_INFINITY,
+    black: Number.NEGATIVE_INFINITY,
+  };
   private actor: Actor<typeof sessionMachine> | undefined;
   private unsubscribeSource: (() => void) | undefined;
   private cancelTick: (() => void) | undefined;
+  private offMoves: (() => void) | undefined;
 
   constructor(private readonly options: BoardSessionOptions) {
     this.id = options.board.id;
@@ -88,8 +94,9 @@ export class BoardSession {
     this.clock = options.clock ?? systemClock;
     // Every line of this board carries its id (`board` in the JSON, the prefix on a terminal).
     this.logger = (options.logger ?? silentLogger).child({ board: options.board.id });
-    this.ownHints = options.hints === undefined;
-    this.hints = options.hints ?? new HintEngine();
+    this.engineConfig = options.engineConfig ?? options.engine?.config ?? configSchema.parse({}).engine;
+    this.ownEngine = options.engine === undefined;
+    this.engine = options.engine ?? new EngineService(this.engineConfig);
     const t = options.tracker;
     this.trackerOptions = trackerOptionsOf(options.game, t, options.source.sensing);
     this.gameOptions = gameOptionsOf(options.game);
@@ -120,6 +127,19 @@ export class BoardSession {
       const wait = t.outOfSyncMs + t.settleMs + 500;
       this.queue = new SimulateQueue(this.id, sim, hand, this.core, this.bus, this.clock, wait);
     }
+    this.play = new EnginePlay(
+      {
+        board: this.id,
+        bus: this.bus,
+        core: this.core,
+        logger: this.logger,
+        engine: this.engine,
+        hintStrength: this.engineConfig.hint,
+      },
+      this.engineConfig.play,
+    );
+    this.core.refuse = (game, move) => this.play.refuse(game, move);
+    this.core.gameTags = () => this.play.tags();
   }
 
   // --- lifecycle ------------------------------------------------------------------------------
@@ -130,6 +150,12 @@ export class BoardSession {
     this.actor = actor;
     actor.start();
     actor.send({ type: 'boot' });
+    // A game against the engine goes on against it after a restart (its journal says so).
+    this.play.resumeFrom(this.core.resumedMeta);
+    this.play.start();
+    this.offMoves = this.bus.on('game.move', (e) => {
+      if (e.board === this.id) this.endIfMissed();
+    });
     this.unsubscribeSource = this.source.subscribe((e) => this.onSensor(e));
     this.scheduleTick();
     await this.supervisor.start();
@@ -147,7 +173,9 @@ export class BoardSession {
     actor.stop();
     this.actor = undefined;
     this.core.recorder.close();
-    if (this.ownHints) await this.hints.close();
+    this.play.stop();
+    this.offMoves?.();
+    if (this.ownEngine) await this.engine.close();
   }
 
   // --- reading ------------------------------------------------------------------------------------
@@ -186,10 +214,12 @@ export class BoardSession {
   // --- requests ---------------------------------------------------------------------------------
 
   /** Ends the game in progress (`*`, abandoned); a simulated board's pieces are set up for the new one. */
-  newGame(fen?: string): Result<GameView, SessionError> {
+  newGame(fen?: string, opponent?: Opponent | null): Result<GameView, SessionError> {
     const check = Game.start(fen, this.gameOptions);
     if (!check.ok) return fail('bad_position', check.error.message);
     if (!this.actor) return fail('stopped', 'the board is not running');
+    // The side given to the engine stays with the following games (null: nobody plays the engine).
+    if (opponent !== undefined) this.play.setOpponent(opponent ?? undefined);
     this.queue?.interrupt('a new game started');
     this.actor.send({ type: 'new', fen });
     this.simulator?.setPosition(this.core.game.startFen);
@@ -254,33 +284,13 @@ export class BoardSession {
   }
 
   /** A suggested move for the game on the board, searched off the event loop, announced on the bus. */
-  async hint(): Promise<Result<HintAnswer, SessionError>> {
-    if (this.core.phase === 'over' || this.core.game.isOver) return fail('game_over', 'the game is over');
-    const game = this.core.game;
-    const gameId = this.core.gameId;
-    const fen = game.fen;
-    let found: Awaited<ReturnType<HintEngine['suggest']>>;
-    try {
-      found = await this.hints.suggest(fen);
-    } catch (e) {
-      return fail('engine', (e as Error).message);
-    }
-    // The board moved on while the engine thought: that hint is for a position gone.
-    if (this.core.gameId !== gameId || this.core.game !== game || game.fen !== fen) {
-      return fail('game', 'the position changed while the engine was thinking: ask again');
-    }
-    const move = found.iccs ? parseIccs(found.iccs) : undefined;
-    if (!move?.ok) return fail('no_game', 'the side to move has no legal move');
-    const pos = game.position;
-    const hint = {
-      iccs: found.iccs!,
-      wxf: makeWxf(pos, move.value) ?? found.iccs!,
-      zh: makeChinese(pos, move.value) ?? found.iccs!,
-      score: found.score,
-      ply: game.moves.length + 1,
-    };
-    this.bus.emit('game.hint', { board: this.id, game: gameId, ...hint });
-    return ok(hint);
+  hint(): Promise<Result<HintAnswer, SessionError>> {
+    return this.play.hint();
+  }
+
+  /** The side the engine plays, and the move it waits for on the board. */
+  engineState(): { opponent: Opponent | undefined; expected: string | undefined; engine: string } {
+    return { opponent: this.play.opponent, expected: this.play.expectedMove?.iccs, engine: this.engine.name };
   }
 
   /** A simulated board: a move played by the hand, answered once recorded or refused; or set up. */
@@ -330,11 +340,38 @@ export class BoardSession {
       });
     } else {
       this.core.recorder.log(e);
+      this.gesture(e.side, e.t);
       this.actor.send({
         type: 'sensor',
         command: { type: 'button', t: this.core.gameTime(e.t), side: e.side },
       });
     }
+  }
+
+  /**
+   * A move that ended the game, and the reader did not say so: its machine reads the refusal flag
+   * of the commit before (the `rejected` guard reads the context, not the event), so the first
+   * move after a refused one (play against the engine) is taken for refused too, and a mate then
+   * goes unseen. The session ends such a game itself, once the reader had its turn.
+   */
+  private endIfMissed(): void {
+    const game = this.core.game;
+    setTimeout(() => {
+      if (this.core.game === game && this.core.phase === 'playing' && this.core.isFinal()) {
+        this.actor?.send({ type: 'ended' });
+      }
+    }, 0);
+  }
+
+  /** Both clock buttons pressed together ask for a hint (when the configuration says so). */
+  private gesture(side: Color, t: number): void {
+    if (this.engineConfig.hintGesture !== 'both-buttons') return;
+    this.pressed[side] = t;
+    if (Math.abs(this.pressed.red - this.pressed.black) > this.engineConfig.gestureMs) return;
+    this.pressed.red = this.pressed.black = Number.NEGATIVE_INFINITY;
+    void this.hint().then((r) => {
+      if (!r.ok) this.logger.warn(`board ${this.id}: hint by gesture: ${r.error.message}`);
+    });
   }
 
   private scheduleTick(): void {

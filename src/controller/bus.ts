@@ -34,14 +34,20 @@ export interface BusEvents {
   'tracker.state': { board: string; state: TrackerState; detail: StateDetail; t: number };
   'tracker.alert': { board: string; alert: SessionAlert; t: number };
   'tracker.alertCleared': { board: string; kind: string; t: number };
+  /** A hint, or the engine's move to carry out on the board (`kind: 'engine'`, play against the engine). */
   'game.hint': {
     board: string;
     game: string;
     ply: number;
+    kind: 'hint' | 'engine';
     iccs: string;
     wxf: string;
     zh: string;
     score: number;
+    mate?: number;
+    depth: number;
+    engine: string;
+    message: string;
   };
   /** The sensors changed (the terminal redraws the simulated board). */
   'board.frame': { board: string; t: number };

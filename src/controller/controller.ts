@@ -9,7 +9,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Config } from '../config/schema.js';
-import { HintEngine } from '../engine/hints.js';
 import { LedsExtension } from '../leds/extension.js';
 import { AccessList } from '../mqtt/access.js';
 import { MqttBridge } from '../mqtt/bridge.js';
@@ -24,6 +23,7 @@ import { BoardSession } from './board-session.js';
 import { Bus } from './bus.js';
 import type { ControllerContext, Extension } from './extension.js';
 import { BoardFeed } from './feed.js';
+import { EngineService } from './hint.js';
 import { RateLimiter } from './limits.js';
 
 export const VERSION = '0.1.0';
@@ -70,7 +70,7 @@ export class Controller {
   readonly feed: BoardFeed;
   readonly sessions = new Map<string, BoardSession>();
   private readonly logger: Logger;
-  private readonly hints = new HintEngine();
+  private engine: EngineService | undefined;
   private lock: ArchiveLock | undefined;
   private broker: EmbeddedBroker | undefined;
   private extensions: Extension[] = [];
@@ -182,6 +182,9 @@ export class Controller {
       ...(this.options.clock ? { clock: this.options.clock } : {}),
     });
     for (const e of errors) this.logger.child({ board: e.board }).error(e.message);
+    // One engine for every board, started on its first search.
+    const engine = new EngineService(config.engine);
+    this.engine = engine;
     for (const board of config.boards) {
       const source = sources.get(board.id);
       if (!source) continue;
@@ -195,7 +198,7 @@ export class Controller {
           archiveDir: config.archive.dir,
           bus: this.bus,
           logger: this.logger,
-          hints: this.hints,
+          engine,
           ...(this.options.clock ? { clock: this.options.clock } : {}),
           ...(this.options.handMs !== undefined ? { handMs: this.options.handMs } : {}),
         }),
@@ -263,7 +266,8 @@ export class Controller {
     this.extensions = [];
     await this.broker?.stop();
     this.broker = undefined;
-    await this.hints.close();
+    await this.engine?.close();
+    this.engine = undefined;
     this.releaseLock();
   }
 

@@ -8,6 +8,7 @@
  */
 import { and, assign, fromCallback, sendTo, setup } from 'xstate';
 import type { Game } from '../game/game.js';
+import type { Move } from '../rules/index.js';
 import type { Cells } from '../sensors/snapshot.js';
 import type { TrackerEmitted, TrackerOptions } from '../tracker/machine.js';
 import { Tracker } from '../tracker/tracker.js';
@@ -45,6 +46,8 @@ export interface ReaderInput {
   /** What the board shows now: the reader's first reading. */
   readonly cells: Cells | undefined;
   readonly now: () => number;
+  /** The session's veto on a move the reader commits (play against the engine). */
+  readonly refuse?: (game: Game, move: Move) => string | undefined;
 }
 
 export type ReaderCommand =
@@ -67,6 +70,7 @@ export type LifecycleEvent =
 /** The move reader as a child actor: its events go to the parent, readings come from it. */
 const reader = fromCallback<ReaderCommand, ReaderInput>(({ input, sendBack, receive }) => {
   const tracker = new Tracker(input.game, { ...input.options }, input.clock);
+  tracker.port.refuse = input.refuse;
   let live = true;
   tracker.subscribe((event) => {
     if (live) sendBack({ type: 'reader', event });

@@ -94,9 +94,14 @@ export class GameRecorder {
   }
 
   /** Creates the journal of a prepared game (a resumed one has it). */
-  begin(id: string, fen: string, startedAt: Date): Result<void, JournalError> {
+  begin(
+    id: string,
+    fen: string,
+    startedAt: Date,
+    tags: Readonly<Record<string, string>> = {},
+  ): Result<void, JournalError> {
     if (this.journal) return ok(undefined);
-    const meta = { ...this.options.meta, Board: this.options.board };
+    const meta = { ...this.options.meta, ...tags, Board: this.options.board };
     const created = GameJournal.create(this.options.archiveDir, { id, fen, meta, now: startedAt });
     if (!created.ok) return created;
     this.journal = created.value;

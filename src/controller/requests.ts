@@ -48,7 +48,9 @@ type Handler<N extends RequestName> = (
 /** Every request but `bridge/health` is for one board (`board`, or the only one). */
 const HANDLERS: { readonly [N in Exclude<RequestName, 'bridge/health'>]: Handler<N> } = {
   'game/new': async (q, s, target) => {
-    const r = s.newGame(q.fen);
+    const { side, ...strength } = q.engine ?? {};
+    const opponent = q.engine === undefined ? undefined : side ? { side, strength } : null;
+    const r = s.newGame(q.fen, opponent);
     if (!r.ok) return fromSession(r);
     // A simulated board was set up for it: answer once its game is under way.
     if (s.simulator) await s.untilPlaying(target.newGameWaitMs ?? 2000);

@@ -48,6 +48,11 @@ export class SessionCore implements LifecycleCore {
   private prevCells: Cells | undefined;
   readonly alerts: ActiveAlerts;
   readonly recorder: GameRecorder;
+  /** Play against the engine (engine-play.ts): the reader's veto, and the tags naming the engine. */
+  refuse: ReaderInput['refuse'];
+  gameTags: () => Readonly<Record<string, string>> = () => ({});
+  /** The tags of the game resumed from its journal (empty for a new game). */
+  resumedMeta: Readonly<Record<string, string>> = {};
 
   constructor(private readonly o: CoreOptions) {
     this.alerts = new ActiveAlerts(o.board, o.bus);
@@ -120,6 +125,7 @@ export class SessionCore implements LifecycleCore {
     }
     this.game = game.value;
     this.gameId = read.start.id;
+    this.resumedMeta = read.start.meta;
     this.closedAs = undefined;
     this.finalView = undefined;
     this.playing = false;
@@ -141,6 +147,7 @@ export class SessionCore implements LifecycleCore {
     if (!game.ok) throw new Error(game.error.message);
     this.game = game.value;
     this.gameId = newGameId(new Date(this.o.wallNow()));
+    this.resumedMeta = {};
     this.closedAs = undefined;
     this.playing = false;
     this.origin = this.o.clock.now();
@@ -165,6 +172,7 @@ export class SessionCore implements LifecycleCore {
       clock: { now, setTimer: (fn, ms) => clock.setTimer(fn, ms) },
       cells: this.lastCells,
       now,
+      ...(this.refuse ? { refuse: this.refuse } : {}),
     };
   }
 
@@ -173,6 +181,7 @@ export class SessionCore implements LifecycleCore {
       this.gameId,
       this.game.startFen,
       new Date(this.o.wallNow() - this.now()),
+      this.gameTags(),
     );
     if (!started.ok) this.recordFailed(started.error.message);
     this.playing = true;
@@ -319,6 +328,6 @@ export class SessionCore implements LifecycleCore {
 
   private tags(): Record<string, string> {
     const { Board: _, ...tags } = this.o.meta;
-    return tags;
+    return { ...tags, ...this.gameTags() };
   }
 }

@@ -27,6 +27,8 @@ const HELP = `commands:
   new [FEN]              start a new game (the simulated board is set up for it)
   reset                  put the simulated board's pieces in the start position
   hint                   suggest a move      resign [red|black]   (default: the side to move)
+  play red|black [MS] [SKILL]  a new game, the engine playing that side (think MS ms, Skill Level 0-20)
+  play off               a new game without the engine
   draw offer|accept|decline                  takebacks on|off
   board ID               choose the board the commands go to
   quit                   stop xqboard        help     this text`;
@@ -44,6 +46,15 @@ function requestOf(
       return { name: 'board/simulate', payload: { reset: true } };
     case 'hint':
       return { name: 'game/hint', payload: {} };
+    case 'play': {
+      const [side, ms, skill] = rest;
+      if (side === undefined || side === 'off') return { name: 'game/new', payload: { engine: null } };
+      const strength = {
+        ...(ms !== undefined ? { movetimeMs: Number(ms) } : {}),
+        ...(skill !== undefined ? { skill: Number(skill) } : {}),
+      };
+      return { name: 'game/new', payload: { engine: { side, ...strength } } };
+    }
     case 'resign':
       return { name: 'game/resign', payload: rest[0] ? { side: rest[0] } : {} };
     case 'draw':
@@ -102,8 +113,9 @@ export class TerminalView implements Extension {
         line(`${e.board}: ${e.online ? 'online' : 'offline'}${e.reason ? ` (${e.reason})` : ''}`),
       ),
       bus.on('game.hint', (e) => {
-        this.note(`hint for ${e.board}: ${e.iccs} ${e.wxf} ${e.zh}`);
-        line(`${e.board}: hint ${e.iccs} ${e.wxf} ${e.zh}`);
+        const what = e.kind === 'engine' ? 'the engine plays' : 'hint';
+        this.note(`${what} for ${e.board}: ${e.message}`);
+        line(`${e.board}: ${what} ${e.message}`);
       }),
     );
     if (this.options.input) {
@@ -202,7 +214,7 @@ function answerText(name: string, data: unknown): string {
     case 'game/new':
       return d.status === 'setup' ? 'new game: set the board up' : 'new game: under way';
     case 'game/hint':
-      return `hint: ${d.iccs} ${d.wxf} ${d.zh}`;
+      return `hint: ${d.message}`;
     case 'game/resign':
     case 'game/draw':
       return d.status === 'over' ? outcomeText(d as unknown as GameView) : 'done';

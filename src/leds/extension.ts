@@ -102,14 +102,16 @@ export class LedsExtension implements Extension {
           },
         }));
       }),
-      bus.on('game.hint', (e) => update(e.board, (s) => ({ ...s, hint: e.iccs }))),
+      bus.on('game.hint', (e) =>
+        update(e.board, (s) => (e.kind === 'engine' ? { ...s, expected: e.iccs } : { ...s, hint: e.iccs })),
+      ),
       bus.on('tracker.alertCleared', (e) => {
         if (e.kind !== 'illegal_move') return;
         update(e.board, ({ illegal: _, ...s }) => s);
       }),
       ...(['game.view', 'game.move', 'game.retract', 'game.over'] as const).map((name) =>
         bus.on(name, (e) =>
-          update(e.board, ({ lastMove: _l, check: _c, hint: _h, ...s }) => {
+          update(e.board, ({ lastMove: _l, check: _c, hint: _h, expected: _e, ...s }) => {
             const check = e.view.check ? kingInCheck(e.view.fen) : undefined;
             // A move or a takeback ends the lift that made it (the reader's new state follows).
             const settled = name === 'game.move' || name === 'game.retract';

@@ -7,6 +7,8 @@
  * 3. a lifted piece: its square white, its legal targets green;
  * 4. a capture not yet certain: the candidate moves yellow;
  * 5. an illegal placement: where it stands red, where it came from blue, where it may go green;
+ *    then the engine's move in a game against it (both ends violet): shown over a piece lifted
+ *    the wrong way, until the board matches;
  * 6. setup and out of sync: pieces to take away (or to move from) magenta, places to fill cyan.
  */
 import type { Correction } from '../tracker/corrections.js';
@@ -36,6 +38,8 @@ export interface LedState {
   readonly lastMove?: string;
   /** A suggested move (`game/hint`), shown until the next move. */
   readonly hint?: string;
+  /** The engine's move that the player must carry out (play against the engine), until the next move. */
+  readonly expected?: string;
   /** The square of a general in check (ICCS square, `e0`). */
   readonly check?: string;
   /** The standing illegal placement, while its alert is raised. */
@@ -83,6 +87,10 @@ export function ledFrame(input: LedState): string[] {
     for (const t of input.illegal.legalTargets ?? []) paint(t, COLOURS.target);
     paint(input.illegal.from, COLOURS.illegalFrom);
     paint(input.illegal.to, COLOURS.illegalAt);
+  }
+  if (input.expected && input.expected.length === 4) {
+    paint(input.expected.slice(0, 2), COLOURS.hint);
+    paint(input.expected.slice(2, 4), COLOURS.hint);
   }
   if (input.state === 'setup' || input.state === 'out_of_sync')
     paintCorrections(detail.corrections ?? [], paint);

@@ -192,8 +192,18 @@ export interface HintPayload extends Sequenced {
   readonly wxf: string;
   readonly zh: string;
   /** The engine's evaluation for the side to move, in centipawns (a soldier is 100); a forced
-   * mate in n plies is ±(30000 − n). */
+   * mate in n moves is ±(30000 − n). */
   readonly score: number;
+  /** `hint`: asked for; `engine`: the engine's move in a game against it, to carry out on the board. */
+  readonly kind: 'hint' | 'engine';
+  /** Moves to mate (negative: the side to move is mated), when the engine sees one. */
+  readonly mate?: number;
+  /** Depth the engine reached. */
+  readonly depth: number;
+  /** The engine's name. */
+  readonly engine: string;
+  /** The move in the three notations, the evaluation (pawns or mate in N) and the depth, in words. */
+  readonly message: string;
 }
 
 /** The PGN topic carries the PGN text itself (lichess-style relays read it as is). */
@@ -222,7 +232,27 @@ const side = z.enum(['red', 'black']);
 
 export const REQUEST_SCHEMAS = {
   /** Ends the current game (unfinished: `*`) and waits for the board to show the new one's position. */
-  'game/new': z.strictObject({ transaction, board: boardRef, fen: z.string().min(1).max(200).optional() }),
+  'game/new': z.strictObject({
+    transaction,
+    board: boardRef,
+    fen: z.string().min(1).max(200).optional(),
+    /**
+     * Play against the engine: the side it plays and its strength (any of movetimeMs, depth,
+     * nodes, skill 0–20); null: nobody plays the engine. It stays for the following games.
+     */
+    engine: z
+      .union([
+        z.null(),
+        z.strictObject({
+          side,
+          movetimeMs: z.int().min(10).max(600_000).optional(),
+          depth: z.int().min(1).max(64).optional(),
+          nodes: z.int().min(1).optional(),
+          skill: z.int().min(0).max(20).optional(),
+        }),
+      ])
+      .optional(),
+  }),
   /** `side` resigns (default: the side to move). */
   'game/resign': z.strictObject({ transaction, board: boardRef, side: side.optional() }),
   'game/draw': z.strictObject({

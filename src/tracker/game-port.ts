@@ -4,7 +4,7 @@
  * The game model stays the authority: it may refuse a move (a flag fell first) or end the game.
  */
 import type { Game } from '../game/game.js';
-import { type Color, makeIccs, type Position } from '../rules/index.js';
+import { type Color, type Move, makeIccs, type Position } from '../rules/index.js';
 import type { GameView, MachineEmitted, TrackerEmitted } from './machine.js';
 
 export class TrackedGame {
@@ -12,6 +12,8 @@ export class TrackedGame {
   private before: Position | undefined;
   /** The side whose general is in check, while the check alert stands. */
   private checked: Color | undefined;
+  /** The session's veto on a move the game would take (play against the engine): why, or undefined. */
+  refuse: ((game: Game, move: Move) => string | undefined) | undefined;
 
   constructor(readonly game: Game) {
     this.current = game.position;
@@ -52,7 +54,10 @@ export class TrackedGame {
     for (const move of c.moves) {
       const ended = this.game.outcome;
       const before = this.current;
-      const played = this.game.play(move, this.gameTime(t));
+      const refused = this.refuse?.(this.game, move);
+      const played = refused
+        ? { ok: false as const, error: { message: refused } }
+        : this.game.play(move, this.gameTime(t));
       if (!played.ok) {
         events.push({ type: 'alert', t, alert: { kind: 'move_rejected', message: played.error.message } });
         this.checkAlert(events, t);

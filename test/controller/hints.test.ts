@@ -1,42 +1,133 @@
 /**
- * The hint engine's worker thread: hints are searched off the event loop (timers keep firing
- * while it thinks), answered in order, and a worker that dies fails what it had while the next
- * hint starts another.
+ * Hints from the embedded Fairy-Stockfish (WebAssembly, in its worker thread) on a controller
+ * with a simulated board: a hint names its move in three notations with the evaluation and the
+ * depth; hints asked back to back while the board plays do not delay the moves' announcements; a
+ * hint whose position changes before the engine answers is cancelled; both clock buttons pressed
+ * together ask for a hint.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { HintEngine } from '../../src/engine/hints.js';
-import { INITIAL_FEN } from '../../src/rules/index.js';
+import type { BoardSession } from '../../src/controller/board-session.js';
+import type { BusEvents } from '../../src/controller/bus.js';
+import { parseGame, splitGames } from '../../src/record/pgn.js';
+import { type Move, Position } from '../../src/rules/index.js';
+import { useControllerRig } from '../engine/rig.js';
 
-describe('hint engine', () => {
-  it('searches in a worker: the event loop keeps running while it thinks', async () => {
-    const engine = new HintEngine();
-    try {
-      await engine.suggest(INITIAL_FEN, { maxDepth: 1, maxNodes: 1000, deadlineMs: 100 }); // warm up
-      let ticks = 0;
-      const timer = setInterval(() => ticks++, 5);
-      const started = Date.now();
-      const hint = await engine.suggest(INITIAL_FEN, { maxDepth: 30, maxNodes: 10_000_000, deadlineMs: 300 });
-      clearInterval(timer);
-      expect(hint.iccs).toMatch(/^[a-i]\d[a-i]\d$/);
-      // ~300 ms of search: a 5 ms timer fired all along (it would not have fired once in-thread).
-      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
-      expect(ticks).toBeGreaterThan(10);
-    } finally {
-      await engine.close();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const rig = useControllerRig('xqboard-hints-');
+const start = (engine: Record<string, unknown> = {}) =>
+  rig.start({ engine: { hint: { movetimeMs: 300 }, ...engine } });
+
+/** Plays `moves` on the simulated board as a hand would; the time from the piece set down to its announcement. */
+async function playMoves(session: BoardSession, moves: readonly Move[]): Promise<number[]> {
+  const sim = session.simulator!;
+  const latencies: number[] = [];
+  const pos = Position.fromFen(session.view().fen);
+  if (!pos.ok) throw new Error('bad position');
+  for (const move of moves) {
+    sim.lift(move.from);
+    await sleep(60);
+    if (sim.pieceAt(move.to)) {
+      sim.remove(move.to);
+      await sleep(60);
     }
+    const announced = new Promise<number>((resolve) => {
+      const off = rig.controller!.bus.on('game.move', () => {
+        off();
+        resolve(performance.now());
+      });
+    });
+    const placed = performance.now();
+    sim.place(move.to);
+    latencies.push((await announced) - placed);
+    pos.value.play(move);
+    await sleep(60);
+  }
+  return latencies;
+}
+
+function gameMoves(): Move[] {
+  const text = readFileSync(
+    new URL('../../../shared/data/games/liu-dahua-1125-iccs.pgn', import.meta.url),
+    'utf8',
+  );
+  const game = parseGame(splitGames(text)[0]!);
+  if (!game.ok) throw new Error('cannot read the game');
+  return game.value.moves.map((m) => m.move);
+}
+
+describe('hints from the embedded engine', () => {
+  it('a hint: the move in three notations, the evaluation and the depth, announced for the LEDs and viewers', async () => {
+    const session = await start();
+    const seen: BusEvents['game.hint'][] = [];
+    rig.controller!.bus.on('game.hint', (e) => seen.push(e));
+    const r = await session.hint();
+    if (!r.ok) throw new Error(r.error.message);
+    const h = r.value;
+    expect(h.iccs).toMatch(/^[a-i]\d[a-i]\d$/);
+    expect(h.engine).toMatch(/Fairy-Stockfish/);
+    expect(h.depth).toBeGreaterThan(3);
+    expect(h.ply).toBe(1);
+    expect(h.message).toContain(h.wxf);
+    expect(h.message).toContain(h.zh);
+    expect(h.message).toMatch(/(pawns|mate in \d+), depth \d+$/);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ board: 'b1', kind: 'hint', iccs: h.iccs, ply: 1 });
   });
 
-  it('a worker that dies fails its requests, and the next hint gets a new worker', async () => {
-    const engine = new HintEngine();
-    try {
-      const pending = engine.suggest(INITIAL_FEN, { maxDepth: 30, maxNodes: 10_000_000, deadlineMs: 2000 });
-      await new Promise((r) => setTimeout(r, 50));
-      await (engine as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
-      await expect(pending).rejects.toThrow(/hint engine stopped/);
-      const next = await engine.suggest(INITIAL_FEN, { maxDepth: 2, maxNodes: 10_000, deadlineMs: 200 });
-      expect(next.iccs).toMatch(/^[a-i]\d[a-i]\d$/);
-    } finally {
-      await engine.close();
-    }
-  });
+  it('hints asked back to back while the board plays: moves are announced as fast as without hints', async () => {
+    const session = await start();
+    const moves = gameMoves().slice(0, 24);
+    await session.hint(); // the engine loaded: what is measured is searching, not loading
+    const quiet = await playMoves(session, moves.slice(0, 12));
+    let running = true;
+    let hints = 0;
+    let cancelled = 0;
+    const hinting = (async () => {
+      while (running) {
+        const r = await session.hint();
+        if (r.ok) hints++;
+        else cancelled++;
+      }
+    })();
+    const busy = await playMoves(session, moves.slice(12, 24));
+    running = false;
+    await hinting;
+    // The engine was busy the whole time (a hint is cancelled when a move lands before it is found).
+    expect(hints + cancelled).toBeGreaterThanOrEqual(6);
+    const worst = (v: number[]) => Math.max(...v);
+    // Normal latency: the settle window (130 ms) for a piece that could slide on, the bounce
+    // window (35 ms) otherwise, plus the journal's write. Hints add nothing to it.
+    expect(
+      worst(busy),
+      `busy ${busy.map((v) => v.toFixed(0))} quiet ${quiet.map((v) => v.toFixed(0))}`,
+    ).toBeLessThan(worst(quiet) + 100);
+  }, 60_000);
+
+  it('a hint is cancelled when the position changes before the engine answers', async () => {
+    const session = await start({ hint: { movetimeMs: 5000 } });
+    await session.hint().catch(() => undefined); // loaded
+    const asked = performance.now();
+    const pending = session.hint();
+    await sleep(200);
+    await playMoves(session, gameMoves().slice(0, 1));
+    const r = await pending;
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toMatch(/position changed/);
+    // Stopped, not searched to the end of its 5 s.
+    expect(performance.now() - asked).toBeLessThan(3000);
+  }, 30_000);
+
+  it('both clock buttons pressed together ask for a hint', async () => {
+    const session = await start({ hintGesture: 'both-buttons', gestureMs: 400 });
+    const hint = new Promise<BusEvents['game.hint']>((resolve) =>
+      rig.controller!.bus.on('game.hint', resolve),
+    );
+    session.simulator!.press('red');
+    await sleep(50);
+    session.simulator!.press('black');
+    const e = await hint;
+    expect(e).toMatchObject({ board: 'b1', kind: 'hint', ply: 1 });
+  }, 30_000);
 });

@@ -133,4 +133,17 @@ describe('terminal', () => {
     await t.view.stop();
     await t.session.stop();
   });
+
+  it('play red|black [ms] [skill] gives a side to the engine for a new game; play off takes it back', async () => {
+    const t = await rig(false);
+    await t.type('play black 200 5');
+    expect(t.session.engineState().opponent).toEqual({
+      side: 'black',
+      strength: { movetimeMs: 200, skill: 5 },
+    });
+    await t.type('play off');
+    expect(t.session.engineState().opponent).toBeUndefined();
+    await t.view.stop();
+    await t.session.stop();
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * Fairy-Stockfish (npm fairy-stockfish-nnue.wasm), the WebAssembly UCI engine, in this process,
- * set to xiangqi: for the benchmark (perft side by side) and the engine's strength test.
+ * set to xiangqi, driven line by line: the rules benchmark's perft side by side (the controller's
+ * engine client, src/engine/engine.ts, answers searches, not perft).
  */
 import { createRequire } from 'node:module';
 

@@ -322,6 +322,18 @@ describe('web view in Chromium', () => {
     await poll(() => card().locator('ol.moves li').count()).toBe(0);
     await poll(async () => pieceAt('h2').getAttribute('data-piece')).toBe('red cannon');
   });
+
+  it('new game against the engine: its move is shown with an arrow', async () => {
+    await card().locator('select.engine-side').selectOption('red');
+    await card().locator('button[data-action="new"]').click();
+    await poll(() => controller.sessions.get('board1')!.engineState().opponent?.side).toBe('red');
+    await poll(() => card().locator('.hint-box').textContent(), { timeout: 30_000 }).toMatch(
+      /^The engine plays: .+ \((\+|-)?\d+\.\d|mate/,
+    );
+    expect(await card().locator('.arrow.hint').count()).toBeGreaterThan(0);
+    const expected = controller.sessions.get('board1')!.engineState().expected;
+    expect(expected).toMatch(/^[a-i]\d[a-i]\d$/);
+  });
 });
 
 describe('web port', () => {

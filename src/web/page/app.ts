@@ -285,6 +285,11 @@ function makeCard(id: string): HTMLElement {
       <div class="actions">
         <button type="button" data-action="new">New game</button>
         <button type="button" data-action="hint">Hint</button>
+        <select class="engine-side" aria-label="The engine plays (new game)">
+          <option value="">no engine</option>
+          <option value="red">engine plays red</option>
+          <option value="black">engine plays black</option>
+        </select>
         <button type="button" data-action="flip">Flip board</button>
       </div>
       <div class="message" role="status"></div>
@@ -311,7 +316,8 @@ function makeCard(id: string): HTMLElement {
       render(ui);
     } else if (action === 'new') {
       ui.selected = null;
-      void post(ui, 'new', {});
+      const side = card.querySelector<HTMLSelectElement>('select.engine-side')!.value;
+      void post(ui, 'new', { engine: side === '' ? null : { side } });
     } else if (action === 'hint') void post(ui, 'hint', {});
   });
   return card;
@@ -365,7 +371,13 @@ function render(ui: BoardUi): void {
   renderStatus(card.querySelector<HTMLElement>('.status')!, pos, s.state);
   const hint = card.querySelector<HTMLElement>('.hint-box')!;
   hint.hidden = ui.hint === null;
-  if (ui.hint) hint.textContent = `Hint: ${noted(ui.hint)} (${scoreText(ui.hint.score)})`;
+  if (ui.hint) {
+    const what = ui.hint.kind === 'engine' ? 'The engine plays' : 'Hint';
+    const mate = ui.hint.mate;
+    const evaluation =
+      mate !== undefined ? (mate > 0 ? `mate in ${mate}` : `mated in ${-mate}`) : scoreText(ui.hint.score);
+    hint.textContent = `${what}: ${noted(ui.hint)} (${evaluation}, depth ${ui.hint.depth})`;
+  }
   renderAlerts(card.querySelector<HTMLElement>('.alerts')!, ui.alerts);
   renderMoves(card.querySelector<HTMLOListElement>('ol.moves')!, pos);
   drawBoard(card.querySelector<SVGSVGElement>('svg.board')!, ui);
