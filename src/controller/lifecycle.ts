@@ -10,6 +10,7 @@ import { and, assign, fromCallback, sendTo, setup } from 'xstate';
 import type { Game } from '../game/game.js';
 import type { Clock } from '../sensors/clock.js';
 import type { Cells } from '../sensors/snapshot.js';
+import type { MoveRecord } from '../tracker/game-port.js';
 import type { TrackerEmitted, TrackerOptions } from '../tracker/machine.js';
 import { Tracker } from '../tracker/tracker.js';
 
@@ -45,6 +46,8 @@ export interface ReaderInput {
   /** What the board shows now: the reader's first reading. */
   readonly cells: Cells | undefined;
   readonly now: () => number;
+  /** Where each move is written before it counts as played (the journal). */
+  readonly record?: MoveRecord;
 }
 
 export type ReaderCommand =
@@ -66,7 +69,7 @@ export type LifecycleEvent =
 
 /** The move reader as a child actor: its events go to the parent, readings come from it. */
 const reader = fromCallback<ReaderCommand, ReaderInput>(({ input, sendBack, receive }) => {
-  const tracker = new Tracker(input.game, { ...input.options }, input.clock);
+  const tracker = new Tracker(input.game, { ...input.options }, input.clock, input.record);
   let live = true;
   tracker.subscribe((event) => {
     if (live) sendBack({ type: 'reader', event });

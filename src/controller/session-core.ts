@@ -12,6 +12,7 @@ import type { Move } from '../rules/types.js';
 import type { Clock } from '../sensors/clock.js';
 import type { BoardSimulator } from '../sensors/simulator.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
+import type { MoveRecord } from '../tracker/game-port.js';
 import type { TrackerEmitted, TrackerOptions } from '../tracker/machine.js';
 import { expectedCells } from '../tracker/reader.js';
 import { ActiveAlerts } from './alerts.js';
@@ -58,7 +59,54 @@ export class SessionCore implements LifecycleCore {
       sensing: o.sensing,
       logger: o.logger,
       meta: o.meta,
+      clock: o.clock,
+      onRefused: (error, retryMs) => this.storageAlert(error, retryMs),
+      onCaughtUp: () => this.alerts.clear('storage', this.now()),
     });
+  }
+
+  /**
+   * The reader's moves are written here before they count as played: a refused write leaves the
+   * move unplayed (the reader tries it again, or judges the board anew against the journal).
+   */
+  private readonly record: MoveRecord = {
+    move: (played, t) => {
+      const clock = this.game.clock ? this.game.clock.remaining(played.color, t) : undefined;
+      const move = {
+        ply: played.ply,
+        iccs: played.iccs,
+        t: Math.max(0, Math.round(t)),
+        ...(clock !== undefined ? { clock } : {}),
+      };
+      const r = this.recorder.writeMove(move);
+      return r.ok ? r : { ok: false, retryMs: r.retryMs ?? 1000 };
+    },
+    retract: (ply, t) => {
+      const r = this.recorder.writeRetract(ply, Math.max(0, Math.round(t)));
+      return r.ok ? r : { ok: false, retryMs: r.retryMs ?? 1000 };
+    },
+  };
+
+  /**
+   * Raised again for every refused write: what failed, and what to do. The disk (`journal_io`):
+   * `storage`; a journal that is gone or a record that does not fit: `record_failed`.
+   */
+  private storageAlert({ code, message }: { code: string; message: string }, retryMs: number): void {
+    if (code !== 'journal_io') {
+      this.recordFailed(message);
+      return;
+    }
+    this.o.logger.error(`board ${this.o.board}: ${message}`);
+    const full = /ENOSPC|EDQUOT|no space|quota/i.test(message);
+    this.alerts.raise(
+      {
+        kind: 'storage',
+        message: `the game record could not be written (${message}): ${
+          full ? `free space on the disk of ${this.o.archiveDir}` : `check ${this.o.archiveDir}`
+        }; nothing unrecorded is announced, and recording resumes by itself (next try in ${retryMs} ms)`,
+      },
+      this.now(),
+    );
   }
 
   /** Game time now. */
@@ -98,6 +146,7 @@ export class SessionCore implements LifecycleCore {
   // --- LifecycleCore ----------------------------------------------------------------------------
 
   load(): Booted {
+    this.recorder.archiveEnded();
     const booted = this.resume();
     if (booted === 'new') this.prepare(undefined, false);
     return booted;
@@ -168,16 +217,13 @@ export class SessionCore implements LifecycleCore {
       clock: { now, setTimer: (fn, ms) => clock.setTimer(fn, ms) },
       cells: this.lastCells,
       now,
+      record: this.record,
     };
   }
 
   begin(): void {
-    const started = this.recorder.begin(
-      this.gameId,
-      this.game.startFen,
-      new Date(this.o.wallNow() - this.now()),
-    );
-    if (!started.ok) this.recordFailed(started.error.message);
+    this.recorder.begin(this.gameId, this.game.startFen, new Date(this.o.wallNow() - this.now()));
+    // Refused (a full disk): reported by the recorder; the journal is created at the first move.
     this.playing = true;
     this.finalView = undefined;
     this.o.logger.info(
@@ -194,15 +240,12 @@ export class SessionCore implements LifecycleCore {
       case 'move':
         this.recordMove(e);
         return;
-      case 'retract': {
-        const r = this.recorder.recordRetract(e.ply, Math.max(0, Math.round(e.t)), () => {
-          this.alerts.clear('record_failed', e.t);
-          this.o.bus.emit('game.retract', { board, ply: e.ply, t: e.t, view: this.view() });
-          this.checkAlert(e.t);
-        });
-        if (!r.ok) this.recordFailed(r.error.message);
+      case 'retract':
+        // Journaled already (the reader's `record`).
+        this.alerts.clear('record_failed', e.t);
+        this.o.bus.emit('game.retract', { board, ply: e.ply, t: e.t, view: this.view() });
+        this.checkAlert(e.t);
         return;
-      }
       case 'alert':
         // A check is the session's to end (checkAlert); it raises it itself.
         if (e.alert.kind !== 'check') this.alerts.raise(e.alert, e.t);
@@ -222,32 +265,32 @@ export class SessionCore implements LifecycleCore {
     }
   }
 
+  /** Announces a move the reader's `record` has journaled (written and fsynced). */
   private recordMove(e: TrackerEmitted & { type: 'move' }): void {
     const played = this.game.moves[e.ply - 1];
     if (!played) return;
-    const clock = this.game.clock ? this.game.clock.remaining(played.color, e.t) : undefined;
+    // Not durable, so not announced (a move read while the journal was gone).
+    if (!this.recorder.isRecorded(e.ply, e.iccs)) {
+      this.recordFailed(`ply ${e.ply} ${e.iccs} is not in the journal`);
+      return;
+    }
+    this.alerts.clear('record_failed', e.t);
     const t = Math.max(0, Math.round(e.t));
-    const move = { ply: e.ply, iccs: e.iccs, t, ...(clock !== undefined ? { clock } : {}) };
-    // Not durable, so not announced: viewers are told the record failed instead.
-    const recorded = this.recorder.recordMove(move, () => {
-      this.alerts.clear('record_failed', e.t);
-      const before = this.game.startPosition;
-      for (const m of this.game.moves.slice(0, e.ply - 1)) before.play(m.move);
-      const info: MoveInfo = {
-        ply: e.ply,
-        iccs: e.iccs,
-        wxf: makeWxf(before, e.move) ?? e.iccs,
-        zh: makeChinese(before, e.move) ?? e.iccs,
-        color: played.color,
-        check: played.check,
-        capture: played.captured !== undefined,
-        fen: played.fen,
-        t,
-      };
-      this.o.bus.emit('game.move', { board: this.o.board, move: info, view: this.view() });
-      this.checkAlert(e.t);
-    });
-    if (!recorded.ok) this.recordFailed(recorded.error.message);
+    const before = this.game.startPosition;
+    for (const m of this.game.moves.slice(0, e.ply - 1)) before.play(m.move);
+    const info: MoveInfo = {
+      ply: e.ply,
+      iccs: e.iccs,
+      wxf: makeWxf(before, e.move) ?? e.iccs,
+      zh: makeChinese(before, e.move) ?? e.iccs,
+      color: played.color,
+      check: played.check,
+      capture: played.captured !== undefined,
+      fen: played.fen,
+      t,
+    };
+    this.o.bus.emit('game.move', { board: this.o.board, move: info, view: this.view() });
+    this.checkAlert(e.t);
   }
 
   /** A check ends with the position it was given in; the side to move now may be in check. */

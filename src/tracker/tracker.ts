@@ -8,7 +8,7 @@ import type { Game } from '../game/game.js';
 import type { Clock } from '../sensors/clock.js';
 import { Listeners, type SensorEvent } from '../sensors/source.js';
 import { xstateClock } from './clock.js';
-import { TrackedGame } from './game-port.js';
+import { type MoveRecord, TrackedGame } from './game-port.js';
 import { createTrackerMachine, type TrackerEmitted, type TrackerOptions } from './machine.js';
 
 export type TrackerListener = (event: TrackerEmitted) => void;
@@ -22,13 +22,15 @@ export class Tracker {
   private actor: Actor<typeof machine> | undefined;
   private readonly listeners = new Listeners<TrackerEmitted>();
   private readonly stateListeners = new Listeners<unknown>();
+  private cancelRetry: (() => void) | undefined;
 
   constructor(
     readonly game: Game,
     private options: TrackerOptions,
     private readonly clock: Clock,
+    record?: MoveRecord,
   ) {
-    this.port = new TrackedGame(game);
+    this.port = new TrackedGame(game, record);
   }
 
   start(): void {
@@ -37,11 +39,22 @@ export class Tracker {
       clock: xstateClock(this.clock),
     });
     for (const type of PUBLIC) actor.on(type, (e) => this.listeners.emit(e as TrackerEmitted));
-    actor.on('commit', (c) => {
+    const commit = (c: Parameters<TrackedGame['commit']>[0]): void => {
+      this.cancelRetry?.();
+      this.cancelRetry = undefined;
       const done = this.port.commit(c);
       for (const e of done.events) this.listeners.emit(e);
+      // Not recorded: the machine waits in `committing` and the commit is tried again, unless a
+      // new reading moved it on (it then judges the board against the recorded game).
+      if (done.retryMs !== undefined) {
+        this.cancelRetry = this.clock.setTimer(() => {
+          if (this.actor === actor && actor.getSnapshot().matches({ playing: 'committing' })) commit(c);
+        }, done.retryMs);
+        return;
+      }
       actor.send({ type: 'applied', game: this.port.view(), rejected: done.rejected });
-    });
+    };
+    actor.on('commit', commit);
     actor.on('foul', (f) => {
       this.port.foul(f.side, f.t);
       actor.send({ type: 'applied', game: this.port.view() });
@@ -52,6 +65,7 @@ export class Tracker {
   }
 
   stop(): void {
+    this.cancelRetry?.();
     this.actor?.stop();
     this.actor = undefined;
   }
