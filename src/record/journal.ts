@@ -384,7 +384,8 @@ export class GameJournal {
     let fd: number | undefined;
     try {
       mkdirSync(dir, { recursive: true });
-      fd = openSync(path, 'wx');
+      // Appending (O_APPEND): after a failed append is cut back, the next one lands at the end.
+      fd = openSync(path, 'ax');
       const first = encodeRecord({ type: 'start', v: 1, ...start });
       writeAll(fd, first);
       fsyncSync(fd);

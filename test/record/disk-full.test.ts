@@ -1,0 +1,415 @@
+/**
+ * A full disk, for real: the archive is a small tmpfs (mounted here; the tests run as root), filled
+ * up with a filler file and freed again. A board session on the simulator, in simulated time,
+ * plays through it: full mid-game, a write cut short, full for a moment, full at game start and at
+ * game end. In every case each announced move is in the journal after a restart, a `storage`
+ * alert is raised for each refused write, and recording resumes by itself once there is room.
+ *
+ * Where tmpfs cannot be mounted (not root, no CAP_SYS_ADMIN) these tests are skipped and say so:
+ * they need the kernel's own ENOSPC and short writes, which a stub would only imitate.
+ */
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config/load.js';
+import { BoardSession } from '../../src/controller/board-session.js';
+import { Bus, type BusEvents } from '../../src/controller/bus.js';
+import { encodeRecord, GameJournal, readJournal } from '../../src/record/journal.js';
+import { parseIccs } from '../../src/rules/iccs.js';
+import { ManualClock } from '../../src/sensors/clock.js';
+import { BoardSimulator } from '../../src/sensors/simulator.js';
+
+const SIZE = 256 * 1024;
+
+function tryMount(dir: string): boolean {
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${SIZE}`, 'tmpfs', dir], { stdio: 'pipe' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const probe = mkdtempSync(join(tmpdir(), 'xqboard-tmpfs-probe-'));
+const canMount = tryMount(probe);
+if (canMount) execFileSync('umount', [probe]);
+rmSync(probe, { recursive: true, force: true });
+if (!canMount) {
+  console.warn('disk-full tests skipped: tmpfs cannot be mounted here (they need root)');
+}
+
+let mnt: string;
+let dir: string;
+beforeEach(() => {
+  if (!canMount) return;
+  mnt = mkdtempSync(join(tmpdir(), 'xqboard-full-'));
+  if (!tryMount(mnt)) throw new Error(`cannot mount tmpfs on ${mnt}`);
+  dir = join(mnt, 'games');
+  mkdirSync(dir);
+});
+afterEach(() => {
+  if (!canMount) return;
+  execFileSync('umount', ['-l', mnt]);
+  rmSync(mnt, { recursive: true, force: true });
+});
+
+/** Takes every free byte of the tmpfs; `free()` gives it back. */
+function fill(): { free(): void } {
+  const path = join(mnt, 'filler');
+  const fd = openSync(path, 'a');
+  const page = Buffer.alloc(4096, 0x78);
+  try {
+    for (;;) writeSync(fd, page);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOSPC') throw e;
+  }
+  try {
+    for (;;) writeSync(fd, page, 0, 1);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOSPC') throw e;
+  }
+  closeSync(fd);
+  return { free: () => rmSync(path, { force: true }) };
+}
+
+interface Rig {
+  clock: ManualClock;
+  sim: BoardSimulator;
+  session: BoardSession;
+  announced: string[];
+  storageAlerts: string[];
+  storageCleared: number;
+  /** Refused writes, as the session logged them. */
+  refusals: string[];
+  logs: string[];
+}
+
+function rig(position?: string, clock = new ManualClock(1_000_000)): Rig {
+  const config = defaultConfig();
+  const bus = new Bus((event, e) => {
+    throw new Error(`listener of ${event} failed: ${String(e)}`);
+  });
+  const sim = new BoardSimulator({
+    id: 'board1',
+    clock,
+    heartbeatMs: 1000,
+    ...(position ? { position } : {}),
+  });
+  const r: Rig = {
+    clock,
+    sim,
+    session: undefined as unknown as BoardSession,
+    announced: [],
+    storageAlerts: [],
+    storageCleared: 0,
+    refusals: [],
+    logs: [],
+  };
+  const logger = {
+    info: (m: string) => r.logs.push(m),
+    warn: (m: string) => r.logs.push(m),
+    error: (m: string) => {
+      r.logs.push(m);
+      if (/ENOSPC/.test(m)) r.refusals.push(m);
+    },
+  };
+  r.session = new BoardSession({
+    board: config.boards[0]!,
+    source: sim,
+    game: config.game,
+    tracker: config.tracker,
+    archiveDir: dir,
+    bus,
+    clock,
+    logger,
+  });
+  bus.on('game.move', (e: BusEvents['game.move']) => {
+    r.announced.push(e.move.iccs);
+    // Announced only once on disk (a line of two moves is written whole before either is announced).
+    const j = readJournal(r.session.journalPath!);
+    expect(j.ok && j.value.moves.map((m) => m.iccs).slice(0, r.announced.length)).toEqual(r.announced);
+  });
+  bus.on('tracker.alert', (e) => {
+    if (e.alert.kind === 'storage') r.storageAlerts.push(e.alert.message);
+  });
+  bus.on('tracker.alertCleared', (e) => {
+    if (e.kind === 'storage') r.storageCleared++;
+  });
+  return r;
+}
+
+function play(r: Rig, iccs: string): void {
+  const m = parseIccs(iccs);
+  if (!m.ok) throw new Error(iccs);
+  expect(r.sim.lift(m.value.from).ok).toBe(true);
+  r.clock.advance(120);
+  if (r.sim.pieceAt(m.value.to)) r.sim.remove(m.value.to);
+  expect(r.sim.place(m.value.to).ok).toBe(true);
+  r.clock.advance(500);
+}
+
+/** After a stop: a new process on the same archive and board resumes with every announced move. */
+async function restartHolds(r: Rig): Promise<void> {
+  await r.session.stop();
+  const journals = readdirSync(dir).filter((n) => n.endsWith('.journal.jsonl'));
+  for (const name of journals) {
+    const j = readJournal(join(dir, name));
+    expect(j.ok && j.value.warnings).toEqual([]);
+  }
+  // A simulated board is set to the resumed game by the session itself.
+  const b = rig(undefined, new ManualClock(9_000_000));
+  await b.session.start();
+  b.clock.advance(200);
+  expect(b.session.view().moves).toEqual(r.announced);
+  await b.session.stop();
+}
+
+/** Every refused write has its own alert, naming the disk and what to do. */
+function alertedEach(r: Rig): void {
+  expect(r.refusals.length).toBeGreaterThan(0);
+  expect(r.storageAlerts.length).toBe(r.refusals.length);
+  for (const m of r.storageAlerts) expect(m).toMatch(/ENOSPC.*free space on the disk of/);
+}
+
+/** A quiet line (no capture, no check): the disk fills up somewhere along it. */
+const LINE = [
+  'a0a2',
+  'g9i7',
+  'a3a4',
+  'h7d7',
+  'f0e1',
+  'b7a7',
+  'a2a0',
+  'e9e8',
+  'e0f0',
+  'e8e7',
+  'h2f2',
+  'i7g5',
+  'b2c2',
+  'a6a5',
+  'f2f5',
+  'e7f7',
+  'c2g2',
+  'd9e8',
+  'g2c2',
+  'd7e7',
+  'f0e0',
+  'e7b7',
+  'f5f6',
+  'c9e7',
+  'c2c1',
+  'b7d7',
+  'g0i2',
+  'b9d8',
+  'f6f1',
+  'f7f8',
+  'f1f4',
+  'e7c5',
+  'i2g0',
+  'i9i8',
+  'f4b4',
+  'h9g7',
+];
+
+/**
+ * Plays the line on from `from` until a move is not announced: the disk is full (what was left
+ * in the journal's last page took the first ones). Returns the index of the refused move.
+ */
+function playUntilRefused(r: Rig, from: number): number {
+  for (let k = from; k < LINE.length; k++) {
+    play(r, LINE[k]!);
+    if (r.announced.length === k) return k;
+    expect(r.announced).toEqual(LINE.slice(0, k + 1));
+  }
+  throw new Error('the disk never filled up');
+}
+
+describe.skipIf(!canMount)('a full disk (tmpfs)', () => {
+  it('full mid-game: the move is not played nor announced; once there is room it is, with no restart', async () => {
+    const r = rig();
+    await r.session.start();
+    r.clock.advance(100);
+    play(r, LINE[0]!);
+    play(r, LINE[1]!);
+    const disk = fill();
+    const k = playUntilRefused(r, 2);
+    // The game holds only what the journal holds.
+    expect(r.session.view().moves).toEqual(LINE.slice(0, k));
+    r.clock.advance(3000);
+    expect(r.refusals.length).toBeGreaterThan(1); // tried again, and refused again
+    alertedEach(r);
+    expect(r.session.alerts().map((a) => a.kind)).toContain('storage');
+    disk.free();
+    r.clock.advance(6000);
+    expect(r.announced).toEqual(LINE.slice(0, k + 1));
+    expect(r.storageCleared).toBeGreaterThan(0);
+    expect(r.session.alerts().map((a) => a.kind)).not.toContain('storage');
+    play(r, LINE[k + 1]!);
+    expect(r.announced).toEqual(LINE.slice(0, k + 2));
+    await restartHolds(r);
+  });
+
+  it('full mid-game, and the board moves on meanwhile: judged against the journal, both moves recorded', async () => {
+    const r = rig();
+    await r.session.start();
+    r.clock.advance(100);
+    play(r, LINE[0]!);
+    const disk = fill();
+    const k = playUntilRefused(r, 1);
+    play(r, LINE[k + 1]!);
+    expect(r.announced).toEqual(LINE.slice(0, k));
+    disk.free();
+    r.clock.advance(6000);
+    expect(r.announced).toEqual(LINE.slice(0, k + 2));
+    alertedEach(r);
+    await restartHolds(r);
+  });
+
+  it('full for a moment (~300 ms): the move is recorded by itself as soon as there is room', async () => {
+    const r = rig();
+    await r.session.start();
+    r.clock.advance(100);
+    play(r, LINE[0]!);
+    const disk = fill();
+    const k = playUntilRefused(r, 1);
+    // play() let 500 ms pass after the piece was set down; the disk stays full ~300 ms more.
+    r.clock.advance(300);
+    disk.free();
+    r.clock.advance(1200);
+    expect(r.announced).toEqual(LINE.slice(0, k + 1));
+    alertedEach(r);
+    await restartHolds(r);
+  });
+
+  it('full at game start: no empty journal is left; the journal is made with the first move once there is room', async () => {
+    const disk = fill();
+    const r = rig();
+    await r.session.start();
+    r.clock.advance(100);
+    expect(r.session.currentPhase).toBe('playing');
+    expect(readdirSync(dir).filter((n) => n.includes('journal'))).toEqual([]);
+    play(r, LINE[0]!);
+    r.clock.advance(2000);
+    expect(r.announced).toEqual([]);
+    expect(readdirSync(dir).filter((n) => n.includes('journal'))).toEqual([]);
+    alertedEach(r);
+    disk.free();
+    r.clock.advance(6000);
+    expect(r.announced).toEqual(LINE.slice(0, 1));
+    play(r, LINE[1]!);
+    expect(r.announced).toEqual(LINE.slice(0, 2));
+    await restartHolds(r);
+  });
+
+  it('full at game end: the end and the archive are written by themselves once there is room', async () => {
+    const r = rig();
+    await r.session.start();
+    r.clock.advance(100);
+    play(r, LINE[0]!);
+    const path = r.session.journalPath!;
+    const disk = fill();
+    const k = playUntilRefused(r, 1);
+    // Black resigns with the last move unrecorded (never announced, so not part of the game).
+    expect(r.session.resign('black').ok).toBe(true);
+    r.clock.advance(1000);
+    expect(existsSync(path.replace('.journal.jsonl', '.pgn'))).toBe(false);
+    alertedEach(r);
+    disk.free();
+    r.clock.advance(6000);
+    const j = readJournal(path);
+    expect(j.ok && j.value).toMatchObject({
+      archived: true,
+      outcome: { result: '1-0', reason: 'resignation' },
+    });
+    expect(j.ok && j.value.moves.map((m) => m.iccs)).toEqual(LINE.slice(0, k));
+    expect(j.ok && j.value.warnings).toEqual([]);
+    expect(readFileSync(path.replace('.journal.jsonl', '.pgn'), 'utf8')).toContain(LINE[0]);
+    await r.session.stop();
+  });
+
+  it('an ended game left unarchived by a full disk is archived when the next process starts', async () => {
+    const r = rig();
+    await r.session.start();
+    r.clock.advance(100);
+    play(r, 'h2e2');
+    const path = r.session.journalPath!;
+    await r.session.stop();
+    // The process wrote the end and stopped before the archive.
+    const j = GameJournal.resume(path);
+    expect(j.ok).toBe(true);
+    if (!j.ok) return;
+    j.value.journal.end({ result: '1-0', reason: 'resignation', t: 5000 });
+    j.value.journal.close();
+    const disk = fill();
+    const b = rig(undefined, new ManualClock(2_000_000));
+    await b.session.start();
+    expect(existsSync(path.replace('.journal.jsonl', '.pgn'))).toBe(false);
+    alertedEach(b);
+    disk.free();
+    b.clock.advance(6000);
+    expect(existsSync(path.replace('.journal.jsonl', '.pgn'))).toBe(true);
+    const read = readJournal(path);
+    expect(read.ok && read.value.archived).toBe(true);
+    await b.session.stop();
+  });
+});
+
+describe.skipIf(!canMount)('a write cut short (tmpfs)', () => {
+  it('is cut back to the last whole record: the next one never lands on a damaged line', () => {
+    const made = GameJournal.create(dir, { id: 'cut' });
+    expect(made.ok).toBe(true);
+    if (!made.ok) return;
+    const journal = made.value;
+    const move = { ply: 1, iccs: 'h2e2', t: 1000 };
+    const moveBytes = Buffer.byteLength(encodeRecord({ type: 'move', ...move }));
+    // Pad with a sensor record so that only 10 bytes are left in the file's last page.
+    const size = statSync(journal.path).size;
+    const overhead = Buffer.byteLength(encodeRecord({ type: 'sensor', lines: [''] }));
+    const pad = 4096 - ((size + overhead) % 4096) - 10;
+    expect(journal.appendSensorLines(['x'.repeat(pad)]).ok).toBe(true);
+    const before = statSync(journal.path).size;
+    expect(4096 - (before % 4096)).toBe(10);
+    expect(moveBytes).toBeGreaterThan(10);
+    const disk = fill();
+    const refused = journal.appendMove(move);
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.error.message).toMatch(/ENOSPC.*cut short after 10 of \d+ bytes/);
+    expect(statSync(journal.path).size).toBe(before);
+    expect(journal.plies).toEqual([]);
+    disk.free();
+    expect(journal.appendMove(move).ok).toBe(true);
+    expect(journal.appendMove({ ply: 2, iccs: 'h9g7', t: 2000 }).ok).toBe(true);
+    journal.close();
+    const read = readJournal(journal.path);
+    expect(read.ok && read.value.warnings).toEqual([]);
+    expect(read.ok && read.value.moves.map((m) => m.iccs)).toEqual(['h2e2', 'h9g7']);
+  });
+
+  it('a session on a disk that fills up mid-record keeps a clean journal', async () => {
+    const r = rig();
+    await r.session.start();
+    r.clock.advance(100);
+    play(r, LINE[0]!);
+    const disk = fill();
+    const k = playUntilRefused(r, 1);
+    // The journal's last page filled up in the middle of a record (a frame's or the move's).
+    expect(r.logs.some((m) => /cut short after [1-9]\d* of/.test(m))).toBe(true);
+    disk.free();
+    r.clock.advance(6000);
+    expect(r.announced).toEqual(LINE.slice(0, k + 1));
+    await restartHolds(r);
+  });
+});
