@@ -1,0 +1,272 @@
+/**
+ * Fuzzing the readers of files people hand us: the PGN reader (whole text and streamed, any
+ * encoding), the configuration loader (YAML + schema) and the sensor-log reader. Inputs are random
+ * (bytes, text, soup of the formats' own tokens) and real files from ../shared/data and config/
+ * mutated (cut, spliced, duplicated, bytes flipped, tokens inserted). Every input runs in a worker
+ * thread with a time limit: a reader that loops is terminated and the test names the input. A
+ * reader must answer with a result (ok or an error with a message), never throw.
+ */
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { build } from 'esbuild';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+import { sharedPath } from '../helpers/shared.js';
+
+/** Per input; generous, as the machine is shared (a real input takes milliseconds). */
+const LIMIT_MS = 5000;
+const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
+
+type Kind = 'pgn' | 'config' | 'sensorLog';
+
+const WORKER = `
+import { parentPort } from 'node:worker_threads';
+import { decodeText } from './src/record/encoding.ts';
+import { readPgn } from './src/record/pgn.ts';
+import { readPgnStream } from './src/record/stream.ts';
+import { parseConfig } from './src/config/load.ts';
+import { parseSensorLog } from './src/sensors/sensor-log.ts';
+
+const isResult = (r) => r !== null && typeof r === 'object' && typeof r.ok === 'boolean' &&
+  (r.ok || (typeof r.error?.message === 'string' && r.error.message.length > 0));
+
+async function* chunks(bytes, size) {
+  for (let k = 0; k < bytes.length; k += size) yield bytes.subarray(k, k + size);
+}
+
+async function run(kind, bytes) {
+  const results = [];
+  if (kind === 'pgn') {
+    results.push(...readPgn(decodeText(bytes).text));
+    for await (const r of readPgnStream(chunks(bytes, 997))) results.push(r);
+  } else if (kind === 'config') {
+    results.push(parseConfig(Buffer.from(bytes).toString('utf8'), 'fuzz.yaml'));
+  } else {
+    results.push(parseSensorLog(Buffer.from(bytes).toString('utf8')));
+  }
+  const bad = results.find((r) => !isResult(r));
+  return bad === undefined ? undefined : 'not a result: ' + JSON.stringify(bad).slice(0, 200);
+}
+
+parentPort.on('message', async ({ kind, bytes }) => {
+  try {
+    parentPort.postMessage({ problem: await run(kind, Buffer.from(bytes)) });
+  } catch (e) {
+    parentPort.postMessage({ problem: 'threw: ' + (e && e.stack ? e.stack : String(e)) });
+  }
+});
+`;
+
+let workerFile: string;
+let worker: Worker | undefined;
+
+beforeAll(async () => {
+  workerFile = join(tmpdir(), `xqboard-fuzz-worker-${process.pid}.mjs`);
+  await build({
+    stdin: { contents: WORKER, resolveDir: ROOT, loader: 'js', sourcefile: 'fuzz-worker.js' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: workerFile,
+    logLevel: 'error',
+    // CommonJS dependencies bundled into ESM need a require.
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+  });
+});
+afterAll(async () => {
+  await worker?.terminate();
+});
+
+/** Runs one input; a problem (thrown, not a result, or over the time limit) is returned. */
+function check(kind: Kind, bytes: Uint8Array): Promise<string | undefined> {
+  worker ??= new Worker(workerFile);
+  const w = worker;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      w.removeAllListeners('message');
+      void w.terminate();
+      worker = undefined;
+      resolve(`no answer within ${LIMIT_MS} ms (a hang)`);
+    }, LIMIT_MS);
+    w.once('message', (m: { problem?: string }) => {
+      clearTimeout(timer);
+      resolve(m.problem);
+    });
+    w.postMessage({ kind, bytes });
+  });
+}
+
+const TOKENS = [
+  '{',
+  '}',
+  '(',
+  ')',
+  ';',
+  '[',
+  ']',
+  '"',
+  '\\',
+  '\n',
+  '\r\n',
+  '\t',
+  ' ',
+  ':',
+  '- ',
+  '---',
+  '...',
+  '&a ',
+  '*a',
+  '<<: *a',
+  '!!binary ',
+  '!!js/function ',
+  '%YAML 1.2\n',
+  '? ',
+  '|',
+  '>',
+  '0',
+  '-1',
+  '1e309',
+  '2147483648',
+  '9007199254740993',
+  'NaN',
+  'null',
+  'true',
+  '{}',
+  '[]',
+  '\u0000',
+  '\ufeff',
+  '\ud800',
+  '炮二平五',
+  '１',
+  '＝',
+  '进',
+  '1.',
+  '1-0',
+  '*',
+  '$1',
+  '[%clk 0:00:01]',
+  '[Game "Chinese Chess"]',
+  '[FEN "',
+  '[Format "WXF"]',
+  'h2e2',
+  'C2.5',
+  'R+.3',
+  '{"type":"header","version":1}',
+  '{"t":',
+  '"occ":"',
+  '"col":"',
+  '"button":"red"',
+  '"t":-5',
+  'boards:',
+  'source:',
+  'driver: serial',
+  'heartbeatMs: ',
+  'settleMs: ',
+  'mqtt:',
+  'x-a: &a',
+];
+
+const real = (rel: string): Uint8Array => readFileSync(rel.startsWith('/') ? rel : sharedPath(rel));
+const CORPUS: Record<Kind, Uint8Array[]> = {
+  pgn: [
+    real('data/games/sample15-iccs.pgn'),
+    real('data/games/sample15-wxf.pgn'),
+    real('data/games/sample15-chinese.pgn'),
+    real('data/games/liu-dahua-1125-iccs.pgn').subarray(0, 16_000),
+  ],
+  config: [
+    'config/default.yaml',
+    'config/examples/serial-board.yaml',
+    'config/examples/venue-four-boards.yaml',
+  ].map((p) => real(join(ROOT, p))),
+  sensorLog: [
+    real('data/sensor-logs/example-occupancy.jsonl'),
+    real('data/sensor-logs/example-colour-buttons.jsonl').subarray(0, 12_000),
+  ],
+};
+
+const tokenBytes = fc.oneof(
+  fc.constantFrom(...TOKENS).map((t) => Buffer.from(t)),
+  fc.string({ maxLength: 12 }).map((t) => Buffer.from(t)),
+  fc.uint8Array({ maxLength: 8 }),
+);
+
+/** One edit of a file; positions are fractions of its length. */
+const edit = fc.oneof(
+  fc.record({
+    op: fc.constant('delete' as const),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    len: fc.nat(400),
+  }),
+  fc.record({
+    op: fc.constant('insert' as const),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    bytes: tokenBytes,
+  }),
+  fc.record({
+    op: fc.constant('dup' as const),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    len: fc.nat(300),
+    to: fc.double({ min: 0, max: 1, noNaN: true }),
+  }),
+  fc.record({ op: fc.constant('truncate' as const), at: fc.double({ min: 0, max: 1, noNaN: true }) }),
+  fc.record({
+    op: fc.constant('flip' as const),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    byte: fc.nat(255),
+  }),
+);
+type Edit = typeof edit extends fc.Arbitrary<infer E> ? E : never;
+
+function apply(file: Uint8Array, edits: readonly Edit[]): Uint8Array {
+  let b = Buffer.from(file);
+  for (const e of edits) {
+    const at = Math.floor(e.at * b.length);
+    if (e.op === 'delete') b = Buffer.concat([b.subarray(0, at), b.subarray(at + e.len)]);
+    else if (e.op === 'insert') b = Buffer.concat([b.subarray(0, at), e.bytes, b.subarray(at)]);
+    else if (e.op === 'dup') {
+      const to = Math.floor(e.to * b.length);
+      b = Buffer.concat([b.subarray(0, to), b.subarray(at, at + e.len), b.subarray(to)]);
+    } else if (e.op === 'truncate') b = b.subarray(0, at);
+    else if (at < b.length) {
+      b = Buffer.from(b);
+      b[at] = e.byte;
+    }
+  }
+  return b;
+}
+
+const inputs = (kind: Kind): fc.Arbitrary<Uint8Array> =>
+  fc.oneof(
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...CORPUS[kind]), fc.array(edit, { minLength: 1, maxLength: 6 }))
+        .map(([f, es]) => apply(f, es)),
+    },
+    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 3000 }) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 2000 }).map((s) => Buffer.from(s)) },
+    { weight: 2, arbitrary: fc.array(tokenBytes, { maxLength: 200 }).map((ts) => Buffer.concat(ts)) },
+  );
+
+describe.each(['pgn', 'config', 'sensorLog'] as const)('fuzzing the %s reader', (kind) => {
+  it('answers every input with a result, in time, and never throws', async () => {
+    // The real files themselves read cleanly through the same worker.
+    for (const file of CORPUS[kind]) expect(await check(kind, file)).toBeUndefined();
+    await fc.assert(
+      fc.asyncProperty(inputs(kind), async (bytes) => {
+        const problem = await check(kind, bytes);
+        if (problem)
+          throw new Error(
+            `${problem}\ninput (${bytes.length} bytes): ${JSON.stringify(Buffer.from(bytes).toString('latin1').slice(0, 600))}`,
+          );
+      }),
+      { numRuns: RUNS, endOnFailure: true },
+    );
+  }, 300_000);
+});
