@@ -8,15 +8,12 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultConfig, parseConfig } from '../../src/config/load.js';
-import { BoardSession } from '../../src/controller/board-session.js';
-import { Bus, type BusEvents } from '../../src/controller/bus.js';
+import { parseConfig } from '../../src/config/load.js';
+import type { BusEvents } from '../../src/controller/bus.js';
 import { encodeRecord, GameJournal } from '../../src/record/journal.js';
-import { parseSquare } from '../../src/rules/types.js';
-import { ManualClock } from '../../src/sensors/clock.js';
-import { BoardSimulator } from '../../src/sensors/simulator.js';
 import { ROOT } from '../helpers/cli.js';
 import { sharedPath } from '../helpers/shared.js';
+import { playMove, simSession } from '../helpers/sim-session.js';
 
 let work: string;
 beforeAll(() => {
@@ -116,33 +113,13 @@ describe('a journal written badly by someone else', () => {
     mkdirSync(dir, { recursive: true });
     const start = { type: 'start', v: 1, id: 42, fen: 'x', meta: { Board: 'board1' }, startedAt: 'now' };
     writeFileSync(join(dir, 'zzz.journal.jsonl'), encodeRecord(start as never));
-    const config = defaultConfig();
-    const clock = new ManualClock(1_000_000);
-    const bus = new Bus((event, e) => {
-      throw new Error(`listener of ${event} failed: ${String(e)}`);
-    });
-    const sim = new BoardSimulator({ id: 'board1', clock, heartbeatMs: 1000 });
-    const session = new BoardSession({
-      board: config.boards[0]!,
-      source: sim,
-      game: config.game,
-      tracker: config.tracker,
-      archiveDir: dir,
-      bus,
-      clock,
-    });
+    const { session, bus, clock, sim } = simSession(dir);
     const moves: string[] = [];
     bus.on('game.move', (e: BusEvents['game.move']) => moves.push(e.move.iccs));
     await session.start();
     clock.advance(100);
     expect(session.currentPhase).toBe('playing');
-    const h2 = parseSquare('h2');
-    const e2 = parseSquare('e2');
-    if (h2 === undefined || e2 === undefined) throw new Error('squares');
-    sim.lift(h2);
-    clock.advance(120);
-    sim.place(e2);
-    clock.advance(500);
+    playMove({ clock, sim }, 'h2e2');
     expect(moves).toEqual(['h2e2']);
     expect(
       readdirSync(dir)

@@ -24,13 +24,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../src/config/load.js';
-import { BoardSession } from '../../src/controller/board-session.js';
-import { Bus, type BusEvents } from '../../src/controller/bus.js';
+import type { BusEvents } from '../../src/controller/bus.js';
 import { encodeRecord, GameJournal, readJournal } from '../../src/record/journal.js';
-import { parseIccs } from '../../src/rules/iccs.js';
 import { ManualClock } from '../../src/sensors/clock.js';
-import { BoardSimulator } from '../../src/sensors/simulator.js';
+import { playMove, type SimSession, simSession } from '../helpers/sim-session.js';
 
 const SIZE = 256 * 1024;
 
@@ -85,10 +82,7 @@ function fill(): { free(): void } {
   return { free: () => rmSync(path, { force: true }) };
 }
 
-interface Rig {
-  clock: ManualClock;
-  sim: BoardSimulator;
-  session: BoardSession;
+interface Rig extends SimSession {
   announced: string[];
   storageAlerts: string[];
   storageCleared: number;
@@ -97,68 +91,50 @@ interface Rig {
   logs: string[];
 }
 
-function rig(position?: string, clock = new ManualClock(1_000_000)): Rig {
-  const config = defaultConfig();
-  const bus = new Bus((event, e) => {
-    throw new Error(`listener of ${event} failed: ${String(e)}`);
-  });
-  const sim = new BoardSimulator({
-    id: 'board1',
-    clock,
-    heartbeatMs: 1000,
-    ...(position ? { position } : {}),
-  });
+function rig(clock = new ManualClock(1_000_000)): Rig {
+  const logs: string[] = [];
+  const refusals: string[] = [];
+  const logger = {
+    info: (m: string) => logs.push(m),
+    warn: (m: string) => logs.push(m),
+    error: (m: string) => {
+      logs.push(m);
+      if (/ENOSPC/.test(m)) refusals.push(m);
+    },
+  };
   const r: Rig = {
-    clock,
-    sim,
-    session: undefined as unknown as BoardSession,
+    ...simSession(dir, { clock, logger }),
     announced: [],
     storageAlerts: [],
     storageCleared: 0,
-    refusals: [],
-    logs: [],
+    refusals,
+    logs,
   };
-  const logger = {
-    info: (m: string) => r.logs.push(m),
-    warn: (m: string) => r.logs.push(m),
-    error: (m: string) => {
-      r.logs.push(m);
-      if (/ENOSPC/.test(m)) r.refusals.push(m);
-    },
-  };
-  r.session = new BoardSession({
-    board: config.boards[0]!,
-    source: sim,
-    game: config.game,
-    tracker: config.tracker,
-    archiveDir: dir,
-    bus,
-    clock,
-    logger,
-  });
-  bus.on('game.move', (e: BusEvents['game.move']) => {
+  r.bus.on('game.move', (e: BusEvents['game.move']) => {
     r.announced.push(e.move.iccs);
     // Announced only once on disk (a line of two moves is written whole before either is announced).
     const j = readJournal(r.session.journalPath!);
     expect(j.ok && j.value.moves.map((m) => m.iccs).slice(0, r.announced.length)).toEqual(r.announced);
   });
-  bus.on('tracker.alert', (e) => {
+  r.bus.on('tracker.alert', (e) => {
     if (e.alert.kind === 'storage') r.storageAlerts.push(e.alert.message);
   });
-  bus.on('tracker.alertCleared', (e) => {
+  r.bus.on('tracker.alertCleared', (e) => {
     if (e.kind === 'storage') r.storageCleared++;
   });
   return r;
 }
 
-function play(r: Rig, iccs: string): void {
-  const m = parseIccs(iccs);
-  if (!m.ok) throw new Error(iccs);
-  expect(r.sim.lift(m.value.from).ok).toBe(true);
-  r.clock.advance(120);
-  if (r.sim.pieceAt(m.value.to)) r.sim.remove(m.value.to);
-  expect(r.sim.place(m.value.to).ok).toBe(true);
-  r.clock.advance(500);
+const play = playMove;
+
+/** A game under way, `moves` of the line played, then the disk fills up and play goes on until a move is refused. */
+async function fullAfter(moves: number): Promise<{ r: Rig; disk: { free(): void }; k: number }> {
+  const r = rig();
+  await r.session.start();
+  r.clock.advance(100);
+  for (const m of LINE.slice(0, moves)) play(r, m);
+  const disk = fill();
+  return { r, disk, k: playUntilRefused(r, moves) };
 }
 
 /** After a stop: a new process on the same archive and board resumes with every announced move. */
@@ -170,7 +146,7 @@ async function restartHolds(r: Rig): Promise<void> {
     expect(j.ok && j.value.warnings).toEqual([]);
   }
   // A simulated board is set to the resumed game by the session itself.
-  const b = rig(undefined, new ManualClock(9_000_000));
+  const b = rig(new ManualClock(9_000_000));
   await b.session.start();
   b.clock.advance(200);
   expect(b.session.view().moves).toEqual(r.announced);
@@ -239,13 +215,7 @@ function playUntilRefused(r: Rig, from: number): number {
 
 describe.skipIf(!canMount)('a full disk (tmpfs)', () => {
   it('full mid-game: the move is not played nor announced; once there is room it is, with no restart', async () => {
-    const r = rig();
-    await r.session.start();
-    r.clock.advance(100);
-    play(r, LINE[0]!);
-    play(r, LINE[1]!);
-    const disk = fill();
-    const k = playUntilRefused(r, 2);
+    const { r, disk, k } = await fullAfter(2);
     // The game holds only what the journal holds.
     expect(r.session.view().moves).toEqual(LINE.slice(0, k));
     r.clock.advance(3000);
@@ -263,12 +233,7 @@ describe.skipIf(!canMount)('a full disk (tmpfs)', () => {
   });
 
   it('full mid-game, and the board moves on meanwhile: judged against the journal, both moves recorded', async () => {
-    const r = rig();
-    await r.session.start();
-    r.clock.advance(100);
-    play(r, LINE[0]!);
-    const disk = fill();
-    const k = playUntilRefused(r, 1);
+    const { r, disk, k } = await fullAfter(1);
     play(r, LINE[k + 1]!);
     expect(r.announced).toEqual(LINE.slice(0, k));
     disk.free();
@@ -279,12 +244,7 @@ describe.skipIf(!canMount)('a full disk (tmpfs)', () => {
   });
 
   it('full for a moment (~300 ms): the move is recorded by itself as soon as there is room', async () => {
-    const r = rig();
-    await r.session.start();
-    r.clock.advance(100);
-    play(r, LINE[0]!);
-    const disk = fill();
-    const k = playUntilRefused(r, 1);
+    const { r, disk, k } = await fullAfter(1);
     // play() let 500 ms pass after the piece was set down; the disk stays full ~300 ms more.
     r.clock.advance(300);
     disk.free();
@@ -315,13 +275,8 @@ describe.skipIf(!canMount)('a full disk (tmpfs)', () => {
   });
 
   it('full at game end: the end and the archive are written by themselves once there is room', async () => {
-    const r = rig();
-    await r.session.start();
-    r.clock.advance(100);
-    play(r, LINE[0]!);
+    const { r, disk, k } = await fullAfter(1);
     const path = r.session.journalPath!;
-    const disk = fill();
-    const k = playUntilRefused(r, 1);
     // Black resigns with the last move unrecorded (never announced, so not part of the game).
     expect(r.session.resign('black').ok).toBe(true);
     r.clock.advance(1000);
@@ -354,7 +309,7 @@ describe.skipIf(!canMount)('a full disk (tmpfs)', () => {
     j.value.journal.end({ result: '1-0', reason: 'resignation', t: 5000 });
     j.value.journal.close();
     const disk = fill();
-    const b = rig(undefined, new ManualClock(2_000_000));
+    const b = rig(new ManualClock(2_000_000));
     await b.session.start();
     expect(existsSync(path.replace('.journal.jsonl', '.pgn'))).toBe(false);
     alertedEach(b);
@@ -399,12 +354,7 @@ describe.skipIf(!canMount)('a write cut short (tmpfs)', () => {
   });
 
   it('a session on a disk that fills up mid-record keeps a clean journal', async () => {
-    const r = rig();
-    await r.session.start();
-    r.clock.advance(100);
-    play(r, LINE[0]!);
-    const disk = fill();
-    const k = playUntilRefused(r, 1);
+    const { r, disk, k } = await fullAfter(1);
     // The journal's last page filled up in the middle of a record (a frame's or the move's).
     expect(r.logs.some((m) => /cut short after [1-9]\d* of/.test(m))).toBe(true);
     disk.free();
