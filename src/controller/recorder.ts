@@ -122,9 +122,13 @@ export class GameRecorder {
     if (done.ok) {
       this.archiveOwed = false;
       for (const line of done.value) logger.info(`board ${board}: archived ${line}`);
-    } else {
+    } else if (done.error.code === 'journal_io') {
       this.archiveOwed = true;
       this.refusedLater(done.error.code, `cannot archive an ended game: ${done.error.message}`);
+    } else {
+      // A journal that does not replay: said, not tried again.
+      this.archiveOwed = false;
+      logger.error(`board ${board}: cannot archive an ended game: ${done.error.message}`);
     }
   }
 
@@ -213,7 +217,8 @@ export class GameRecorder {
       );
       return;
     }
-    if (this.journal) this.flushLog([line]);
+    // After a refused write the lines wait (bounded) for the next move that is written.
+    if (this.journal && !this.logRefused) this.flushLog([line]);
     else if (this.pending.length < PENDING_LOG_LIMIT) this.pending.push(line);
   }
 
@@ -240,6 +245,7 @@ export class GameRecorder {
     if (r.ok) {
       this.backoff.reset();
       this.moveOwed = false;
+      if (this.logRefused) this.flushLog([]);
       this.caughtUp();
       return r;
     }
@@ -263,6 +269,7 @@ export class GameRecorder {
     this.writer = undefined;
     this.unstarted = undefined;
     if (!journal) return;
+    if (this.pending.length > 0) this.flushLog([]);
     this.closing.push({ journal, outcome: { result, reason, t } });
     this.finishClosing();
   }
@@ -277,11 +284,15 @@ export class GameRecorder {
         if (!ended.ok) return this.refusedLater(ended.error.code, ended.error.message);
       }
       const archived = finishFromJournal(journal);
-      if (!archived.ok) {
-        const { code, message } = archived.error;
-        return this.refusedLater(code, `cannot archive ${journal.start.id}: ${message}`);
+      if (!archived.ok && archived.error.code === 'journal_io') {
+        return this.refusedLater(
+          'journal_io',
+          `cannot archive ${journal.start.id}: ${archived.error.message}`,
+        );
       }
-      logger.info(`board ${board}: game archived in ${archived.value.pgn}`);
+      // A journal that does not replay will not replay later either: said once, left as it is.
+      if (!archived.ok) this.options.onRefused?.(archived.error, 0);
+      else logger.info(`board ${board}: game archived in ${archived.value.pgn}`);
       journal.close();
       this.closing.shift();
     }

@@ -67,11 +67,16 @@ export function finishFromJournal(
   return journal.finishGame(pgn.value, sensorLogLines ?? carried);
 }
 
+/** The failure to report of two: one of the disk (worth trying again) wins. */
+const worse = <E extends { code: string }>(a: E | undefined, b: E): E =>
+  a === undefined || (a.code !== 'journal_io' && b.code === 'journal_io') ? b : a;
+
 /**
  * Finishes the games that ended but were never archived (the process died between the end
  * record and the PGN, or the disk was full): their PGN and, if the journal carried it, the sensor
  * log are written from the journal. Every such game is tried; `only` picks some (one board's).
- * Returns what was done, one line each, or the first failure (the others are tried all the same).
+ * Returns what was done, one line each, or a failure (the others are tried all the same): the
+ * first one of the disk (worth trying again) if any, else the first one.
  */
 export function archivePending(
   dir: string,
@@ -83,13 +88,13 @@ export function archivePending(
     if (!r.ok || !r.value.outcome || r.value.archived || !only(r.value)) continue;
     const resumed = GameJournal.resume(r.value.path);
     if (!resumed.ok) {
-      failed ??= resumed.error;
+      failed = worse(failed, resumed.error);
       continue;
     }
     const finished = finishFromJournal(resumed.value.journal);
     resumed.value.journal.close();
     if (!finished.ok) {
-      failed ??= finished.error;
+      failed = worse(failed, finished.error);
       continue;
     }
     const log = finished.value.sensorLog ? `, sensor log to ${finished.value.sensorLog}` : ' (no sensor log)';

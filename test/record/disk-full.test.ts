@@ -27,6 +27,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BusEvents } from '../../src/controller/bus.js';
 import { encodeRecord, GameJournal, readJournal } from '../../src/record/journal.js';
 import { ManualClock } from '../../src/sensors/clock.js';
+import { parseSensorLog } from '../../src/sensors/sensor-log.js';
+import { runSensorEvents } from '../../src/tracker/run.js';
 import { playMove, type SimSession, simSession } from '../helpers/sim-session.js';
 
 const SIZE = 256 * 1024;
@@ -229,6 +231,15 @@ describe.skipIf(!canMount)('a full disk (tmpfs)', () => {
     expect(r.session.alerts().map((a) => a.kind)).not.toContain('storage');
     play(r, LINE[k + 1]!);
     expect(r.announced).toEqual(LINE.slice(0, k + 2));
+    // The sensor frames that waited while the disk was full went in after: the journal's sensor
+    // log still replays to the game.
+    const j = readJournal(r.session.journalPath!);
+    const log = j.ok ? parseSensorLog(j.value.sensorLog.join('\n')) : undefined;
+    expect(log?.ok).toBe(true);
+    if (log?.ok) {
+      const replay = runSensorEvents(log.value.header.fen, log.value.events, { sensing: 'occupancy' });
+      expect(replay.ok && replay.value.game.moves.map((m) => m.iccs)).toEqual(r.announced);
+    }
     await restartHolds(r);
   });
 
