@@ -1,12 +1,14 @@
 /**
- * A full disk, for real: the archive is a small tmpfs (mounted here; the tests run as root), filled
- * up with a filler file and freed again. A board session on the simulator, in simulated time,
- * plays through it: full mid-game, a write cut short, full for a moment, full at game start and at
- * game end. In every case each announced move is in the journal after a restart, a `storage`
- * alert is raised for each refused write, and recording resumes by itself once there is room.
+ * A full disk, for real: the archive is a small tmpfs (mounted here; CI runs as root), filled up
+ * with a filler file and freed again. A board session on the simulator, in simulated time, plays
+ * through it: full mid-game, a write cut short, full for a moment, full at game start and at game
+ * end. In every case each announced move is in the journal after a restart, a `storage` alert is
+ * raised for each refused write, and recording resumes by itself once there is room.
  *
- * Where tmpfs cannot be mounted (not root, no CAP_SYS_ADMIN) these tests are skipped and say so:
- * they need the kernel's own ENOSPC and short writes, which a stub would only imitate.
+ * Where tmpfs cannot be mounted (not root, no CAP_SYS_ADMIN; or XQBOARD_DISK_STUB=1) the same
+ * faults come from a failing filesystem stub instead: `writeSync` to files of the archive writes
+ * what is left of a byte budget (a short write) and then fails with ENOSPC. The tests' names say
+ * which one ran.
  */
 import { execFileSync } from 'node:child_process';
 import {
@@ -23,13 +25,50 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BusEvents } from '../../src/controller/bus.js';
 import { encodeRecord, GameJournal, readJournal } from '../../src/record/journal.js';
 import { ManualClock } from '../../src/sensors/clock.js';
 import { parseSensorLog } from '../../src/sensors/sensor-log.js';
 import { runSensorEvents } from '../../src/tracker/run.js';
 import { playMove, type SimSession, simSession } from '../helpers/sim-session.js';
+
+/** The failing filesystem, used only where tmpfs cannot be mounted. */
+const stub = vi.hoisted(() => ({
+  on: false,
+  dir: '',
+  budget: Number.POSITIVE_INFINITY,
+  fds: new Set<number>(),
+}));
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  const openSync = ((path: string, ...rest: never[]) => {
+    const fd = (fs.openSync as (...a: unknown[]) => number)(path, ...rest);
+    if (stub.on && String(path).startsWith(stub.dir)) stub.fds.add(fd);
+    return fd;
+  }) as typeof fs.openSync;
+  const closeSync = ((fd: number) => {
+    stub.fds.delete(fd);
+    fs.closeSync(fd);
+  }) as typeof fs.closeSync;
+  const writeSync = ((fd: number, data: Uint8Array | string, ...rest: number[]) => {
+    if (!stub.on || !stub.fds.has(fd) || typeof data === 'string')
+      return (fs.writeSync as (...a: unknown[]) => number)(fd, data, ...rest);
+    const offset = rest[0] ?? 0;
+    const length = rest[1] ?? data.byteLength - offset;
+    if (length > 0 && stub.budget <= 0) {
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), {
+        code: 'ENOSPC',
+        errno: -28,
+      });
+    }
+    const n = Math.min(length, stub.budget);
+    stub.budget -= n;
+    return fs.writeSync(fd, data, offset, n);
+  }) as typeof fs.writeSync;
+  const mocked = { ...fs, openSync, closeSync, writeSync };
+  return { ...mocked, default: mocked };
+});
 
 const SIZE = 256 * 1024;
 
@@ -43,30 +82,36 @@ function tryMount(dir: string): boolean {
 }
 
 const probe = mkdtempSync(join(tmpdir(), 'xqboard-tmpfs-probe-'));
-const canMount = tryMount(probe);
+const canMount = process.env.XQBOARD_DISK_STUB !== '1' && tryMount(probe);
 if (canMount) execFileSync('umount', [probe]);
 rmSync(probe, { recursive: true, force: true });
-if (!canMount) {
-  console.warn('disk-full tests skipped: tmpfs cannot be mounted here (they need root)');
-}
+const MODE = canMount ? 'tmpfs' : 'failing fs stub, no tmpfs mounted';
 
 let mnt: string;
 let dir: string;
 beforeEach(() => {
-  if (!canMount) return;
   mnt = mkdtempSync(join(tmpdir(), 'xqboard-full-'));
-  if (!tryMount(mnt)) throw new Error(`cannot mount tmpfs on ${mnt}`);
+  if (canMount && !tryMount(mnt)) throw new Error(`cannot mount tmpfs on ${mnt}`);
+  Object.assign(stub, { on: !canMount, dir: mnt, budget: Number.POSITIVE_INFINITY });
+  stub.fds.clear();
   dir = join(mnt, 'games');
   mkdirSync(dir);
 });
 afterEach(() => {
-  if (!canMount) return;
-  execFileSync('umount', ['-l', mnt]);
+  stub.on = false;
+  if (canMount) execFileSync('umount', ['-l', mnt]);
   rmSync(mnt, { recursive: true, force: true });
 });
 
-/** Takes every free byte of the tmpfs; `free()` gives it back. */
-function fill(): { free(): void } {
+/**
+ * Takes every free byte; `free()` gives them back. On tmpfs what is left in the last page of each
+ * open file can still be written; the stub leaves `leave` bytes (default: a part of a record).
+ */
+function fill(leave = 37): { free(): void } {
+  if (!canMount) {
+    stub.budget = leave;
+    return { free: () => (stub.budget = Number.POSITIVE_INFINITY) };
+  }
   const path = join(mnt, 'filler');
   const fd = openSync(path, 'a');
   const page = Buffer.alloc(4096, 0x78);
@@ -215,7 +260,7 @@ function playUntilRefused(r: Rig, from: number): number {
   throw new Error('the disk never filled up');
 }
 
-describe.skipIf(!canMount)('a full disk (tmpfs)', () => {
+describe(`a full disk (${MODE})`, () => {
   it('full mid-game: the move is not played nor announced; once there is room it is, with no restart', async () => {
     const { r, disk, k } = await fullAfter(2);
     // The game holds only what the journal holds.
@@ -333,7 +378,7 @@ describe.skipIf(!canMount)('a full disk (tmpfs)', () => {
   });
 });
 
-describe.skipIf(!canMount)('a write cut short (tmpfs)', () => {
+describe(`a write cut short (${MODE})`, () => {
   it('is cut back to the last whole record: the next one never lands on a damaged line', () => {
     const made = GameJournal.create(dir, { id: 'cut' });
     expect(made.ok).toBe(true);
@@ -349,7 +394,7 @@ describe.skipIf(!canMount)('a write cut short (tmpfs)', () => {
     const before = statSync(journal.path).size;
     expect(4096 - (before % 4096)).toBe(10);
     expect(moveBytes).toBeGreaterThan(10);
-    const disk = fill();
+    const disk = fill(10);
     const refused = journal.appendMove(move);
     expect(refused.ok).toBe(false);
     expect(!refused.ok && refused.error.message).toMatch(/ENOSPC.*cut short after 10 of \d+ bytes/);
