@@ -66,6 +66,10 @@ describe('bad files on the command line', () => {
     refused(xq('convert', work), /cannot read .*: it is a directory/);
   });
 
+  it('convert on a file that never ends (/dev/zero) is an error, memory bounded', () => {
+    refused(xq('convert', '/dev/zero'), /cannot read \/dev\/zero: a line longer than \d+ characters/);
+  });
+
   it('convert -o to a path that cannot be written says so, and no success', () => {
     const input = sharedPath('data/games/sample15-iccs.pgn');
     const missing = xq('convert', input, '-o', join(work, 'no', 'such', 'dir', 'out.pgn'));
