@@ -2,9 +2,9 @@
  * Reads a YAML configuration file and checks it against the schema. Every error names the file,
  * the line where yaml's node ranges can tell it, and the key path (`boards[1].source.port`).
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
 import type { z } from 'zod';
+import { readFileCapped } from '../record/read-capped.js';
 import { type CodedError, err, ok, type Result } from '../rules/types.js';
 import { type Config, configSchema } from './schema.js';
 
@@ -51,30 +51,12 @@ export function defaultConfig(): Config {
 /** A configuration is a few KiB: more than this is not one (`/dev/zero`, a log given by mistake). */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
-/** Reads at most `limit` bytes; undefined when there is more (a device or a file that never ends). */
-function readCapped(path: string, limit: number): Buffer | undefined {
-  const fd = openSync(path, 'r');
-  try {
-    if (fstatSync(fd).isDirectory()) throw Object.assign(new Error('it is a directory'), { code: 'EISDIR' });
-    const buf = Buffer.alloc(limit + 1);
-    let size = 0;
-    while (size <= limit) {
-      const n = readSync(fd, buf, size, limit + 1 - size, null);
-      if (n === 0) return buf.subarray(0, size);
-      size += n;
-    }
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** Reads and checks the file; without a path, the defaults. */
 export function loadConfig(path?: string): Result<Config, ConfigError> {
   if (path === undefined) return ok(defaultConfig());
   let bytes: Buffer | undefined;
   try {
-    bytes = readCapped(path, MAX_CONFIG_BYTES);
+    bytes = readFileCapped(path, MAX_CONFIG_BYTES);
   } catch (e) {
     return configError('unreadable', path, [
       { path: [], message: `cannot read the file: ${(e as Error).message}` },

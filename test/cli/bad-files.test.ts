@@ -108,6 +108,7 @@ describe('bad files on the command line', () => {
   it('--config /dev/zero is refused quickly (the size read is capped)', () => {
     refused(xq('start', '--config', '/dev/zero'), /\/dev\/zero: not a configuration: more than \d+ bytes/);
     refused(xq('start', '--config', work), /cannot read the file/);
+    refused(xq('replay', '/dev/zero'), /\/dev\/zero: not a sensor log: more than \d+ bytes/);
   });
 });
 
