@@ -136,6 +136,8 @@ export class GameRecorder {
   prepare(fen: string, origin: number): void {
     this.journal = undefined;
     this.unstarted = undefined;
+    // A move refused in the last game is gone with its reader.
+    this.moveOwed = false;
     this.writer = new SensorLogWriter(
       { sensing: this.options.sensing, fen, board: this.options.board },
       { origin },
@@ -148,6 +150,7 @@ export class GameRecorder {
   attach(resumed: Resumable, origin: number): void {
     this.journal = resumed.journal;
     this.unstarted = undefined;
+    this.moveOwed = false;
     this.writer = new SensorLogWriter(
       { sensing: this.options.sensing, fen: resumed.state.start.fen, board: this.options.board },
       { origin },

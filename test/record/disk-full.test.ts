@@ -348,6 +348,7 @@ describe(`a full disk (${MODE})`, () => {
     expect(j.ok && j.value.moves.map((m) => m.iccs)).toEqual(LINE.slice(0, k));
     expect(j.ok && j.value.warnings).toEqual([]);
     expect(readFileSync(path.replace('.journal.jsonl', '.pgn'), 'utf8')).toContain(LINE[0]);
+    expect(r.session.alerts().map((a) => a.kind)).not.toContain('storage');
     await r.session.stop();
   });
 
