@@ -10,19 +10,7 @@
  * what is left of a byte budget (a short write) and then fails with ENOSPC. The tests' names say
  * which one ran.
  */
-import { execFileSync } from 'node:child_process';
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -32,6 +20,7 @@ import { ManualClock } from '../../src/sensors/clock.js';
 import { parseSensorLog } from '../../src/sensors/sensor-log.js';
 import { runSensorEvents } from '../../src/tracker/run.js';
 import { playMove, type SimSession, simSession } from '../helpers/sim-session.js';
+import { canMountTmpfs, fillTmpfs, mountTmpfs, unmount } from '../helpers/tmpfs.js';
 
 /** The failing filesystem, used only where tmpfs cannot be mounted. */
 const stub = vi.hoisted(() => ({
@@ -70,28 +59,14 @@ vi.mock('node:fs', async (importOriginal) => {
   return { ...mocked, default: mocked };
 });
 
-const SIZE = 256 * 1024;
-
-function tryMount(dir: string): boolean {
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${SIZE}`, 'tmpfs', dir], { stdio: 'pipe' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const probe = mkdtempSync(join(tmpdir(), 'xqboard-tmpfs-probe-'));
-const canMount = process.env.XQBOARD_DISK_STUB !== '1' && tryMount(probe);
-if (canMount) execFileSync('umount', [probe]);
-rmSync(probe, { recursive: true, force: true });
+const canMount = process.env.XQBOARD_DISK_STUB !== '1' && canMountTmpfs();
 const MODE = canMount ? 'tmpfs' : 'failing fs stub, no tmpfs mounted';
 
 let mnt: string;
 let dir: string;
 beforeEach(() => {
   mnt = mkdtempSync(join(tmpdir(), 'xqboard-full-'));
-  if (canMount && !tryMount(mnt)) throw new Error(`cannot mount tmpfs on ${mnt}`);
+  if (canMount && !mountTmpfs(mnt)) throw new Error(`cannot mount tmpfs on ${mnt}`);
   Object.assign(stub, { on: !canMount, dir: mnt, budget: Number.POSITIVE_INFINITY });
   stub.fds.clear();
   dir = join(mnt, 'games');
@@ -99,7 +74,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   stub.on = false;
-  if (canMount) execFileSync('umount', ['-l', mnt]);
+  if (canMount) unmount(mnt);
   rmSync(mnt, { recursive: true, force: true });
 });
 
@@ -112,21 +87,7 @@ function fill(leave = 37): { free(): void } {
     stub.budget = leave;
     return { free: () => (stub.budget = Number.POSITIVE_INFINITY) };
   }
-  const path = join(mnt, 'filler');
-  const fd = openSync(path, 'a');
-  const page = Buffer.alloc(4096, 0x78);
-  try {
-    for (;;) writeSync(fd, page);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOSPC') throw e;
-  }
-  try {
-    for (;;) writeSync(fd, page, 0, 1);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOSPC') throw e;
-  }
-  closeSync(fd);
-  return { free: () => rmSync(path, { force: true }) };
+  return fillTmpfs(mnt);
 }
 
 interface Rig extends SimSession {
