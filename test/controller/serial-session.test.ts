@@ -8,13 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../src/config/load.js';
-import { BoardSession } from '../../src/controller/board-session.js';
 import { Bus, type BusEvents } from '../../src/controller/bus.js';
 import { defaultSetup } from '../../src/rules/setup.js';
 import { ManualClock } from '../../src/sensors/clock.js';
 import { SerialSource } from '../../src/sensors/serial.js';
 import { cellsOf } from '../../src/sensors/snapshot.js';
+import { boardSession } from '../helpers/sim-session.js';
 import { ProtocolDevice } from '../sensors/devices/protocol-device.js';
 
 let dir: string;
@@ -38,21 +37,16 @@ describe('a serial board of another protocol version', { timeout: 20_000 }, () =
       sensing: 'occupancy',
       clock,
     });
-    const config = defaultConfig();
     const bus = new Bus();
     const availability: BusEvents['board.availability'][] = [];
     bus.on('board.availability', (e) => availability.push(e));
     const warnings: string[] = [];
-    const session = new BoardSession({
-      board: config.boards[0]!,
-      source,
-      game: config.game,
-      tracker: config.tracker,
-      archiveDir: dir,
-      bus,
-      clock,
-      logger: { info() {}, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) },
-    });
+    const logger = {
+      info() {},
+      warn: (m: string) => warnings.push(m),
+      error: (m: string) => warnings.push(m),
+    };
+    const session = boardSession(dir, source, { clock, bus, logger });
     try {
       await session.start();
       expect(availability.at(-1)).toMatchObject({

@@ -6,6 +6,7 @@ import { Bus, type Logger, silentLogger } from '../../src/controller/bus.js';
 import { parseIccs } from '../../src/rules/iccs.js';
 import { ManualClock } from '../../src/sensors/clock.js';
 import { BoardSimulator } from '../../src/sensors/simulator.js';
+import type { SensorSource } from '../../src/sensors/source.js';
 
 export interface SimSession {
   readonly clock: ManualClock;
@@ -14,26 +15,39 @@ export interface SimSession {
   readonly session: BoardSession;
 }
 
+/** A session of board `board1` (the default configuration) on any source, in `archiveDir`. */
+export function boardSession(
+  archiveDir: string,
+  source: SensorSource,
+  options: { clock: ManualClock; bus: Bus; logger?: Logger },
+): BoardSession {
+  const config = defaultConfig();
+  return new BoardSession({
+    board: config.boards[0]!,
+    source,
+    game: config.game,
+    tracker: config.tracker,
+    archiveDir,
+    bus: options.bus,
+    clock: options.clock,
+    logger: options.logger ?? silentLogger,
+  });
+}
+
 /** Board `board1` on a simulator in `archiveDir`; a listener that fails fails the test. */
 export function simSession(
   archiveDir: string,
   options: { clock?: ManualClock; logger?: Logger } = {},
 ): SimSession {
-  const config = defaultConfig();
   const clock = options.clock ?? new ManualClock(1_000_000);
   const bus = new Bus((event, e) => {
     throw new Error(`listener of ${event} failed: ${String(e)}`);
   });
   const sim = new BoardSimulator({ id: 'board1', clock, heartbeatMs: 1000 });
-  const session = new BoardSession({
-    board: config.boards[0]!,
-    source: sim,
-    game: config.game,
-    tracker: config.tracker,
-    archiveDir,
-    bus,
+  const session = boardSession(archiveDir, sim, {
     clock,
-    logger: options.logger ?? silentLogger,
+    bus,
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   return { clock, sim, bus, session };
 }
