@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BusEvents } from '../../src/controller/bus.js';
 import { encodeRecord, GameJournal, readJournal } from '../../src/record/journal.js';
+import { LOCK_FILE, lockArchive } from '../../src/record/lock.js';
 import { ManualClock } from '../../src/sensors/clock.js';
 import { parseSensorLog } from '../../src/sensors/sensor-log.js';
 import { runSensorEvents } from '../../src/tracker/run.js';
@@ -337,6 +338,22 @@ describe(`a full disk (${MODE})`, () => {
     const read = readJournal(path);
     expect(read.ok && read.value.archived).toBe(true);
     await b.session.stop();
+  });
+});
+
+describe(`the archive's lock on a full disk (${MODE})`, () => {
+  it('is refused with the reason, and no half-written lock is left to block the next start', () => {
+    const disk = fill(5);
+    const locked = lockArchive(dir);
+    expect(locked).toMatchObject({
+      ok: false,
+      error: { code: 'lock_failed', message: expect.stringMatching(/ENOSPC/) },
+    });
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+    disk.free();
+    const again = lockArchive(dir);
+    expect(again.ok).toBe(true);
+    if (again.ok) again.value.release();
   });
 });
 
