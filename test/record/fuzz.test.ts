@@ -1,6 +1,7 @@
 /**
  * Fuzzing the readers of files people hand us: the PGN reader (whole text and streamed, any
- * encoding), the configuration loader (YAML + schema) and the sensor-log reader. Inputs are random
+ * encoding), the configuration loader (YAML + schema), the sensor-log reader, and the journal
+ * reader (a journal is read at every start, to resume its game). Inputs are random
  * (bytes, text, soup of the formats' own tokens) and real files from ../shared/data and config/
  * mutated (cut, spliced, duplicated, bytes flipped, tokens inserted). Every input runs in a worker
  * thread with a time limit: a reader that loops is terminated and the test names the input. A
@@ -13,6 +14,7 @@ import { Worker } from 'node:worker_threads';
 import { build } from 'esbuild';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crc32, encodeRecord } from '../../src/record/journal.js';
 import { ROOT } from '../helpers/cli.js';
 import { sharedPath } from '../helpers/shared.js';
 
@@ -20,7 +22,7 @@ import { sharedPath } from '../helpers/shared.js';
 const LIMIT_MS = 5000;
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
 
-type Kind = 'pgn' | 'config' | 'sensorLog';
+type Kind = 'pgn' | 'config' | 'sensorLog' | 'journal';
 
 const WORKER = `
 import { parentPort } from 'node:worker_threads';
@@ -29,6 +31,8 @@ import { readPgn } from './src/record/pgn.ts';
 import { readPgnStream } from './src/record/stream.ts';
 import { parseConfig } from './src/config/load.ts';
 import { parseSensorLog } from './src/sensors/sensor-log.ts';
+import { parseJournal } from './src/record/journal.ts';
+import { gameOfJournal, pgnOfJournal } from './src/record/archive.ts';
 
 const isResult = (r) => r !== null && typeof r === 'object' && typeof r.ok === 'boolean' &&
   (r.ok || (typeof r.error?.message === 'string' && r.error.message.length > 0));
@@ -44,6 +48,15 @@ async function run(kind, bytes) {
     for await (const r of readPgnStream(chunks(bytes, 997))) results.push(r);
   } else if (kind === 'config') {
     results.push(parseConfig(Buffer.from(bytes).toString('utf8'), 'fuzz.yaml'));
+  } else if (kind === 'journal') {
+    // Read as at a start (resuming) and by games list/show/export.
+    const state = parseJournal(bytes, 'fuzz.journal.jsonl');
+    results.push(state);
+    if (state.ok) {
+      results.push(gameOfJournal(state.value), pgnOfJournal(state.value));
+      const s = state.value.start;
+      [s.id.localeCompare('x'), s.startedAt.slice(0, 16), Object.values(s.meta).join()];
+    }
   } else {
     results.push(parseSensorLog(Buffer.from(bytes).toString('utf8')));
   }
@@ -171,6 +184,28 @@ const TOKENS = [
   'x-a: &a',
 ];
 
+/** A journal as the controller writes it: start, sensor lines, moves, a takeback, the end. */
+function sampleJournal(): Uint8Array {
+  const records = [
+    {
+      type: 'start',
+      v: 1,
+      id: '20261201-100000-abcd',
+      fen: 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1',
+      meta: { Board: 'board1', Red: 'Ann' },
+      startedAt: '2026-12-01T10:00:00.000Z',
+    },
+    { type: 'sensor', lines: ['{"type":"header","version":1}'] },
+    { type: 'move', ply: 1, iccs: 'h2e2', t: 1000 },
+    { type: 'move', ply: 2, iccs: 'h9g7', t: 2000, clock: 59000 },
+    { type: 'retract', ply: 2, t: 2500 },
+    { type: 'move', ply: 2, iccs: 'b9c7', t: 3000 },
+    { type: 'end', result: '1-0', reason: 'resignation', t: 4000 },
+    { type: 'archived', pgn: 'x.pgn', sensorLog: null },
+  ];
+  return Buffer.from(records.map((r) => encodeRecord(r as never)).join(''));
+}
+
 const real = (rel: string): Uint8Array => readFileSync(rel.startsWith('/') ? rel : sharedPath(rel));
 const CORPUS: Record<Kind, Uint8Array[]> = {
   pgn: [
@@ -184,6 +219,7 @@ const CORPUS: Record<Kind, Uint8Array[]> = {
     'config/examples/serial-board.yaml',
     'config/examples/venue-four-boards.yaml',
   ].map((p) => real(join(ROOT, p))),
+  journal: [sampleJournal()],
   sensorLog: [
     real('data/sensor-logs/example-occupancy.jsonl'),
     real('data/sensor-logs/example-colour-buttons.jsonl').subarray(0, 12_000),
@@ -241,6 +277,31 @@ function apply(file: Uint8Array, edits: readonly Edit[]): Uint8Array {
   return b;
 }
 
+/** Every line that has a tab gets the right CRC-32 after its last tab. */
+function signLines(bytes: Uint8Array): Uint8Array {
+  const lines = Buffer.from(bytes).toString('utf8').split('\n');
+  return Buffer.from(
+    lines
+      .map((l) => {
+        const tab = l.lastIndexOf('\t');
+        if (tab < 0) return l;
+        const json = l.slice(0, tab);
+        return `${json}\t${crc32(Buffer.from(json)).toString(16).padStart(8, '0')}`;
+      })
+      .join('\n'),
+  );
+}
+
+/** Records of any JSON: a start record first (with any values), then the rest as they come. */
+function jsonRecords(values: readonly unknown[]): Uint8Array {
+  const [first, ...rest] = values;
+  const start =
+    typeof first === 'object' && first !== null && !Array.isArray(first)
+      ? { type: 'start', ...first }
+      : first;
+  return Buffer.from([start, ...rest].map((v) => `${JSON.stringify(v)}\t0\n`).join(''));
+}
+
 const inputs = (kind: Kind): fc.Arbitrary<Uint8Array> =>
   fc.oneof(
     {
@@ -249,12 +310,28 @@ const inputs = (kind: Kind): fc.Arbitrary<Uint8Array> =>
         .tuple(fc.constantFrom(...CORPUS[kind]), fc.array(edit, { minLength: 1, maxLength: 6 }))
         .map(([f, es]) => apply(f, es)),
     },
+    // A journal's lines carry a checksum: the edited lines are signed again, so that the reader
+    // gets past the checksum to records that are wrong inside (a start whose id is a number…).
+    ...(kind === 'journal'
+      ? [
+          {
+            weight: 3,
+            arbitrary: fc
+              .tuple(fc.constantFrom(...CORPUS[kind]), fc.array(edit, { minLength: 1, maxLength: 6 }))
+              .map(([f, es]) => signLines(apply(f, es))),
+          },
+          {
+            weight: 2,
+            arbitrary: fc.array(fc.jsonValue(), { maxLength: 8 }).map((vs) => signLines(jsonRecords(vs))),
+          },
+        ]
+      : []),
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 3000 }) },
     { weight: 1, arbitrary: fc.string({ maxLength: 2000 }).map((s) => Buffer.from(s)) },
     { weight: 2, arbitrary: fc.array(tokenBytes, { maxLength: 200 }).map((ts) => Buffer.concat(ts)) },
   );
 
-describe.each(['pgn', 'config', 'sensorLog'] as const)('fuzzing the %s reader', (kind) => {
+describe.each(['pgn', 'config', 'sensorLog', 'journal'] as const)('fuzzing the %s reader', (kind) => {
   it('answers every input with a result, in time, and never throws', async () => {
     // The real files themselves read cleanly through the same worker.
     for (const file of CORPUS[kind]) expect(await check(kind, file)).toBeUndefined();
