@@ -125,6 +125,9 @@ function rig(clock = new ManualClock(1_000_000)): Rig {
     const j = readJournal(r.session.journalPath!);
     expect(j.ok && j.value.moves.map((m) => m.iccs).slice(0, r.announced.length)).toEqual(r.announced);
   });
+  r.bus.on('game.retract', () => {
+    r.announced.pop();
+  });
   r.bus.on('tracker.alert', (e) => {
     if (e.alert.kind === 'storage') r.storageAlerts.push(e.alert.message);
   });
@@ -338,6 +341,30 @@ describe(`a full disk (${MODE})`, () => {
     const read = readJournal(path);
     expect(read.ok && read.value.archived).toBe(true);
     await b.session.stop();
+  });
+});
+
+describe('a takeback refused by the disk (the failing fs stub, for a write that surely fails)', () => {
+  it('is not played nor announced; once there is room it is, with no restart', async () => {
+    stub.on = true;
+    const r = rig();
+    await r.session.start();
+    r.clock.advance(100);
+    play(r, 'h2e2');
+    expect(r.announced).toEqual(['h2e2']);
+    stub.budget = 0;
+    play(r, 'e2h2');
+    r.clock.advance(3000);
+    expect(r.announced).toEqual(['h2e2']);
+    expect(r.session.view().moves).toEqual(['h2e2']);
+    alertedEach(r);
+    stub.budget = Number.POSITIVE_INFINITY;
+    r.clock.advance(6000);
+    expect(r.announced).toEqual([]);
+    expect(r.session.view().moves).toEqual([]);
+    const j = readJournal(r.session.journalPath!);
+    expect(j.ok && j.value).toMatchObject({ moves: [], retractions: 1, warnings: [] });
+    await restartHolds(r);
   });
 });
 
