@@ -84,6 +84,7 @@ export class TrackedGame {
     }
     for (const move of c.moves) {
       const ended = this.game.outcome;
+      const offer = this.game.pendingDrawOffer;
       const before = this.current;
       const played = this.game.play(move, this.gameTime(t));
       if (!played.ok) {
@@ -93,8 +94,10 @@ export class TrackedGame {
       }
       const written = this.record?.move(played.value, t);
       if (written && !written.ok) {
-        // Not on disk, so not played: the board is judged against the recorded game.
+        // Not on disk, so not played: the board is judged against the recorded game (a draw
+        // offer the undo dropped stands again).
         this.game.undoLast(this.gameTime(t));
+        if (offer && !this.game.pendingDrawOffer) this.game.offerDraw(offer, this.gameTime(t));
         this.checkAlert(events, t);
         return refused(written.retryMs);
       }

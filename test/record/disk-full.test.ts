@@ -368,6 +368,27 @@ describe('a takeback refused by the disk (the failing fs stub, for a write that 
   });
 });
 
+describe('a move with a draw offer standing, refused by the disk (the failing fs stub)', () => {
+  it('leaves the offer standing: it can still be accepted once the move is recorded', async () => {
+    stub.on = true;
+    const r = rig();
+    await r.session.start();
+    r.clock.advance(100);
+    play(r, 'h2e2');
+    play(r, 'h9g7');
+    expect(r.session.draw('offer', 'red').ok).toBe(true);
+    stub.budget = 0;
+    play(r, 'h0g2');
+    expect(r.announced).toEqual(['h2e2', 'h9g7']);
+    stub.budget = Number.POSITIVE_INFINITY;
+    r.clock.advance(6000);
+    expect(r.announced).toEqual(['h2e2', 'h9g7', 'h0g2']);
+    const accepted = r.session.draw('accept', 'black');
+    expect(accepted.ok && accepted.value).toMatchObject({ result: '1/2-1/2', reason: 'agreement' });
+    await r.session.stop();
+  });
+});
+
 describe(`the archive's lock on a full disk (${MODE})`, () => {
   it('is refused with the reason, and no half-written lock is left to block the next start', () => {
     const disk = fill(5);
