@@ -127,6 +127,7 @@ function decodeLine(line: string): JournalRecord | undefined {
   }
 }
 
+const RESULTS: readonly unknown[] = ['1-0', '0-1', '1/2-1/2', '*'];
 const isInt = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
 
 /** Applies a record to the state being rebuilt; a message when it does not fit the sequence. */
@@ -143,7 +144,12 @@ function apply(
   switch (r.type) {
     case 'move':
       if (s.outcome) return `a move after the end of the game`;
-      if (r.ply !== s.moves.length + 1 || typeof r.iccs !== 'string' || !isInt(r.t)) {
+      if (
+        r.ply !== s.moves.length + 1 ||
+        typeof r.iccs !== 'string' ||
+        !isInt(r.t) ||
+        (r.clock !== undefined && typeof r.clock !== 'number')
+      ) {
         return `move record for ply ${r.ply} does not follow ply ${s.moves.length}`;
       }
       s.moves.push(
@@ -161,6 +167,8 @@ function apply(
       return undefined;
     case 'end':
       if (s.outcome) return 'a second end record';
+      if (!RESULTS.includes(r.result) || (r.reason !== null && typeof r.reason !== 'string') || !isInt(r.t))
+        return 'a bad end record';
       s.outcome = { result: r.result, reason: r.reason, t: r.t };
       return undefined;
     case 'sensor':

@@ -33,6 +33,26 @@ import { parseConfig } from './src/config/load.ts';
 import { parseSensorLog } from './src/sensors/sensor-log.ts';
 import { parseJournal } from './src/record/journal.ts';
 import { gameOfJournal, pgnOfJournal } from './src/record/archive.ts';
+import { main } from './src/cli/main.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The archive commands on a folder holding this one journal: exit 0 or 2, never a crash (1). */
+async function archiveCommands(bytes) {
+  const dir = mkdtempSync(join(tmpdir(), 'xqboard-fuzz-archive-'));
+  try {
+    writeFileSync(join(dir, 'fuzz.journal.jsonl'), bytes);
+    const io = { out() {}, err() {} };
+    for (const args of [['games', 'list', '--dir', dir], ['games', 'list', '--json', '--dir', dir], ['games', 'export', '--all', '--dir', dir], ['games', 'show', '2', '--dir', dir]]) {
+      const code = await main(args, io);
+      if (code !== 0 && code !== 2) return args.join(' ') + ': exit ' + code;
+    }
+    return undefined;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 const isResult = (r) => r !== null && typeof r === 'object' && typeof r.ok === 'boolean' &&
   (r.ok || (typeof r.error?.message === 'string' && r.error.message.length > 0));
@@ -59,6 +79,10 @@ async function run(kind, bytes) {
     }
   } else {
     results.push(parseSensorLog(Buffer.from(bytes).toString('utf8')));
+  }
+  if (kind === 'journal') {
+    const problem = await archiveCommands(bytes);
+    if (problem) return problem;
   }
   const bad = results.find((r) => !isResult(r));
   return bad === undefined ? undefined : 'not a result: ' + JSON.stringify(bad).slice(0, 200);
@@ -87,7 +111,7 @@ beforeAll(async () => {
     logLevel: 'error',
     // CommonJS dependencies bundled into ESM need a require.
     banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+      js: "import { createRequire as xqCreateRequire } from 'node:module'; const require = xqCreateRequire(import.meta.url);",
     },
   });
 });
@@ -108,7 +132,15 @@ function check(kind: Kind, bytes: Uint8Array): Promise<string | undefined> {
     }, LIMIT_MS);
     w.once('message', (m: { problem?: string }) => {
       clearTimeout(timer);
+      w.removeAllListeners('error');
       resolve(m.problem);
+    });
+    // The worker itself failed (it could not load): said, not taken for a hang.
+    w.once('error', (e) => {
+      clearTimeout(timer);
+      w.removeAllListeners('message');
+      worker = undefined;
+      resolve(`the worker failed: ${e.message}`);
     });
     w.postMessage({ kind, bytes });
   });
@@ -302,6 +334,61 @@ function jsonRecords(values: readonly unknown[]): Uint8Array {
   return Buffer.from([start, ...rest].map((v) => `${JSON.stringify(v)}\t0\n`).join(''));
 }
 
+/** A field as the controller writes it, mostly; now and then any JSON at all. */
+const field = <T>(good: fc.Arbitrary<T>): fc.Arbitrary<unknown> =>
+  fc.oneof({ weight: 5, arbitrary: good }, { weight: 1, arbitrary: fc.jsonValue() });
+const journalRecords: fc.Arbitrary<Uint8Array> = fc
+  .tuple(
+    fc.record({
+      type: fc.constant('start'),
+      v: field(fc.constant(1)),
+      id: field(fc.constantFrom('g1', '20261201-100000-abcd')),
+      fen: field(
+        fc.constantFrom('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1', 'x'),
+      ),
+      meta: field(
+        fc.dictionary(fc.constantFrom('Board', 'Red', 'Black', 'Event'), fc.string({ maxLength: 5 })),
+      ),
+      startedAt: field(fc.constantFrom('2026-12-01T10:00:00.000Z', '')),
+    }),
+    fc.array(
+      fc.oneof(
+        fc.record(
+          {
+            type: fc.constant('move'),
+            ply: field(fc.integer({ min: 1, max: 4 })),
+            iccs: field(fc.constantFrom('h2e2', 'h9g7', 'b0c2', 'i9h9', 'zz99')),
+            t: field(fc.nat(10_000)),
+            clock: field(fc.nat(60_000)),
+          },
+          { requiredKeys: ['type', 'ply', 'iccs', 't'] },
+        ),
+        fc.record({
+          type: fc.constant('retract'),
+          ply: field(fc.integer({ min: 1, max: 4 })),
+          t: field(fc.nat(10_000)),
+        }),
+        fc.record({
+          type: fc.constant('end'),
+          result: field(fc.constantFrom('1-0', '0-1', '1/2-1/2', '*')),
+          reason: field(fc.constantFrom('resignation', null)),
+          t: field(fc.nat(10_000)),
+        }),
+        fc.record({
+          type: fc.constant('sensor'),
+          lines: field(fc.array(fc.string({ maxLength: 20 }), { maxLength: 3 })),
+        }),
+        fc.record({
+          type: fc.constant('archived'),
+          pgn: field(fc.constant('x.pgn')),
+          sensorLog: field(fc.constant(null)),
+        }),
+      ),
+      { maxLength: 8 },
+    ),
+  )
+  .map(([start, rest]) => Buffer.from([start, ...rest].map((r) => encodeRecord(r as never)).join('')));
+
 const inputs = (kind: Kind): fc.Arbitrary<Uint8Array> =>
   fc.oneof(
     {
@@ -324,6 +411,7 @@ const inputs = (kind: Kind): fc.Arbitrary<Uint8Array> =>
             weight: 2,
             arbitrary: fc.array(fc.jsonValue(), { maxLength: 8 }).map((vs) => signLines(jsonRecords(vs))),
           },
+          { weight: 4, arbitrary: journalRecords },
         ]
       : []),
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 3000 }) },
