@@ -38,13 +38,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** The archive commands on a folder holding this one journal: exit 0 or 2, never a crash (1). */
-async function archiveCommands(bytes) {
-  const dir = mkdtempSync(join(tmpdir(), 'xqboard-fuzz-archive-'));
+/** Commands run on a folder holding this one file: exit 0 or 2, never a crash (1). */
+async function inFolder(name, bytes, commands) {
+  const dir = mkdtempSync(join(tmpdir(), 'xqboard-fuzz-'));
   try {
-    writeFileSync(join(dir, 'fuzz.journal.jsonl'), bytes);
+    writeFileSync(join(dir, name), bytes);
     const io = { out() {}, err() {} };
-    for (const args of [['games', 'list', '--dir', dir], ['games', 'list', '--json', '--dir', dir], ['games', 'export', '--all', '--dir', dir], ['games', 'show', '2', '--dir', dir]]) {
+    for (const args of commands(join(dir, name), dir)) {
       const code = await main(args, io);
       if (code !== 0 && code !== 2) return args.join(' ') + ': exit ' + code;
     }
@@ -53,6 +53,15 @@ async function archiveCommands(bytes) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** The archive commands on a folder holding this one journal. */
+const archiveCommands = (bytes) =>
+  inFolder('fuzz.journal.jsonl', bytes, (_, dir) => [
+    ['games', 'list', '--dir', dir],
+    ['games', 'list', '--json', '--dir', dir],
+    ['games', 'export', '--all', '--dir', dir],
+    ['games', 'show', '2', '--dir', dir],
+  ]);
 
 const isResult = (r) => r !== null && typeof r === 'object' && typeof r.ok === 'boolean' &&
   (r.ok || (typeof r.error?.message === 'string' && r.error.message.length > 0));
@@ -78,7 +87,13 @@ async function run(kind, bytes) {
       [s.id.localeCompare('x'), s.startedAt.slice(0, 16), Object.values(s.meta).join()];
     }
   } else {
-    results.push(parseSensorLog(Buffer.from(bytes).toString('utf8')));
+    const log = parseSensorLog(Buffer.from(bytes).toString('utf8'));
+    results.push(log);
+    // A log that reads is replayed through the move reader, as xqboard replay does: exit 0 or 2.
+    if (log.ok) {
+      const problem = await inFolder('fuzz.sensor.jsonl', bytes, (path) => [['replay', path, '--format', 'json']]);
+      if (problem) return problem;
+    }
   }
   if (kind === 'journal') {
     const problem = await archiveCommands(bytes);
@@ -238,13 +253,16 @@ function sampleJournal(): Uint8Array {
   return Buffer.from(records.map((r) => encodeRecord(r as never)).join(''));
 }
 
+/** The whole lines of the first `bytes` bytes of a file. */
+const lines = (file: Uint8Array, bytes: number): Uint8Array =>
+  file.subarray(0, Buffer.from(file).lastIndexOf(10, bytes) + 1);
 const real = (rel: string): Uint8Array => readFileSync(rel.startsWith('/') ? rel : sharedPath(rel));
 const CORPUS: Record<Kind, Uint8Array[]> = {
   pgn: [
     real('data/games/sample15-iccs.pgn'),
     real('data/games/sample15-wxf.pgn'),
     real('data/games/sample15-chinese.pgn'),
-    real('data/games/liu-dahua-1125-iccs.pgn').subarray(0, 16_000),
+    lines(real('data/games/liu-dahua-1125-iccs.pgn'), 16_000),
   ],
   config: [
     'config/default.yaml',
@@ -254,7 +272,7 @@ const CORPUS: Record<Kind, Uint8Array[]> = {
   journal: [sampleJournal()],
   sensorLog: [
     real('data/sensor-logs/example-occupancy.jsonl'),
-    real('data/sensor-logs/example-colour-buttons.jsonl').subarray(0, 12_000),
+    lines(real('data/sensor-logs/example-colour-buttons.jsonl'), 12_000),
   ],
 };
 
@@ -389,6 +407,51 @@ const journalRecords: fc.Arbitrary<Uint8Array> = fc
   )
   .map(([start, rest]) => Buffer.from([start, ...rest].map((r) => encodeRecord(r as never)).join('')));
 
+/**
+ * A real sensor log edited line by line (lines dropped, doubled, swapped, times and squares
+ * changed): mostly still readable, so the move reader behind `xqboard replay` gets odd play.
+ */
+const lineEdit = fc.oneof(
+  fc.record({ op: fc.constant('drop' as const), at: fc.double({ min: 0, max: 1, noNaN: true }) }),
+  fc.record({ op: fc.constant('dup' as const), at: fc.double({ min: 0, max: 1, noNaN: true }) }),
+  fc.record({
+    op: fc.constant('swap' as const),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    to: fc.double({ min: 0, max: 1, noNaN: true }),
+  }),
+  fc.record({
+    op: fc.constant('time' as const),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    t: fc.oneof(fc.integer({ min: -1000, max: 1_000_000 }), fc.constantFrom(1e12, 2 ** 53, -0.5, 1.5)),
+  }),
+  fc.record({
+    op: fc.constant('square' as const),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    pos: fc.nat(110),
+    c: fc.constantFrom('.', 'x', 'r', 'b', '/', '?'),
+  }),
+);
+const sensorLogLines: fc.Arbitrary<Uint8Array> = fc
+  .tuple(fc.constantFrom(...CORPUS.sensorLog), fc.array(lineEdit, { minLength: 1, maxLength: 10 }))
+  .map(([file, edits]) => {
+    const lines = Buffer.from(file).toString('utf8').split('\n');
+    for (const e of edits) {
+      const i = Math.floor(e.at * lines.length);
+      const line = lines[i] ?? '';
+      if (e.op === 'drop') lines.splice(i, 1);
+      else if (e.op === 'dup') lines.splice(i, 0, line);
+      else if (e.op === 'swap') {
+        const j = Math.floor(e.to * lines.length);
+        [lines[i], lines[j]] = [lines[j] ?? '', line];
+      } else if (e.op === 'time') lines[i] = line.replace(/"t":-?[\d.e+]+/, `"t":${e.t}`);
+      else {
+        const k = line.indexOf('"occ":"') + 7 + e.pos;
+        if (k > 7 && k < line.length - 2) lines[i] = line.slice(0, k) + e.c + line.slice(k + 1);
+      }
+    }
+    return Buffer.from(lines.join('\n'));
+  });
+
 const inputs = (kind: Kind): fc.Arbitrary<Uint8Array> =>
   fc.oneof(
     {
@@ -414,6 +477,7 @@ const inputs = (kind: Kind): fc.Arbitrary<Uint8Array> =>
           { weight: 4, arbitrary: journalRecords },
         ]
       : []),
+    ...(kind === 'sensorLog' ? [{ weight: 4, arbitrary: sensorLogLines }] : []),
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 3000 }) },
     { weight: 1, arbitrary: fc.string({ maxLength: 2000 }).map((s) => Buffer.from(s)) },
     { weight: 2, arbitrary: fc.array(tokenBytes, { maxLength: 200 }).map((ts) => Buffer.concat(ts)) },
