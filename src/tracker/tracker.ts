@@ -48,7 +48,9 @@ export class Tracker {
       // new reading moved it on (it then judges the board against the recorded game).
       if (done.retryMs !== undefined) {
         this.cancelRetry = this.clock.setTimer(() => {
-          if (this.actor === actor && actor.getSnapshot().matches({ playing: 'committing' })) commit(c);
+          // Played when it is written: the game's time (its clock) has gone on meanwhile.
+          const again = { ...c, t: Math.max(c.t, this.clock.now()) };
+          if (this.actor === actor && actor.getSnapshot().matches({ playing: 'committing' })) commit(again);
         }, done.retryMs);
         return;
       }

@@ -1,6 +1,7 @@
 /** A board session on the simulator, in simulated time, for tests of what it records. */
 import { expect } from 'vitest';
 import { defaultConfig } from '../../src/config/load.js';
+import type { GameConfig } from '../../src/config/schema.js';
 import { BoardSession } from '../../src/controller/board-session.js';
 import { Bus, type Logger, silentLogger } from '../../src/controller/bus.js';
 import { parseIccs } from '../../src/rules/iccs.js';
@@ -19,9 +20,10 @@ export interface SimSession {
 export function boardSession(
   archiveDir: string,
   source: SensorSource,
-  options: { clock: ManualClock; bus: Bus; logger?: Logger },
+  options: { clock: ManualClock; bus: Bus; logger?: Logger; game?: Partial<GameConfig> },
 ): BoardSession {
   const config = defaultConfig();
+  Object.assign(config.game, options.game);
   return new BoardSession({
     board: config.boards[0]!,
     source,
@@ -37,7 +39,7 @@ export function boardSession(
 /** Board `board1` on a simulator in `archiveDir`; a listener that fails fails the test. */
 export function simSession(
   archiveDir: string,
-  options: { clock?: ManualClock; logger?: Logger } = {},
+  options: { clock?: ManualClock; logger?: Logger; game?: Partial<GameConfig> } = {},
 ): SimSession {
   const clock = options.clock ?? new ManualClock(1_000_000);
   const bus = new Bus((event, e) => {
@@ -48,6 +50,7 @@ export function simSession(
     clock,
     bus,
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.game ? { game: options.game } : {}),
   });
   return { clock, sim, bus, session };
 }

@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { GameConfig } from '../../src/config/schema.js';
 import type { BusEvents } from '../../src/controller/bus.js';
 import { encodeRecord, GameJournal, readJournal } from '../../src/record/journal.js';
 import { LOCK_FILE, lockArchive } from '../../src/record/lock.js';
@@ -100,7 +101,7 @@ interface Rig extends SimSession {
   logs: string[];
 }
 
-function rig(clock = new ManualClock(1_000_000)): Rig {
+function rig(clock = new ManualClock(1_000_000), game?: Partial<GameConfig>): Rig {
   const logs: string[] = [];
   const refusals: string[] = [];
   const logger = {
@@ -112,7 +113,7 @@ function rig(clock = new ManualClock(1_000_000)): Rig {
     },
   };
   const r: Rig = {
-    ...simSession(dir, { clock, logger }),
+    ...simSession(dir, { clock, logger, ...(game ? { game } : {}) }),
     announced: [],
     storageAlerts: [],
     storageCleared: 0,
@@ -386,6 +387,28 @@ describe('a move with a draw offer standing, refused by the disk (the failing fs
     const accepted = r.session.draw('accept', 'black');
     expect(accepted.ok && accepted.value).toMatchObject({ result: '1/2-1/2', reason: 'agreement' });
     await r.session.stop();
+  });
+});
+
+describe('a move refused by the disk in a game with a clock (the failing fs stub)', () => {
+  it("is recorded once there is room, at the time it is written (the game's time went on)", async () => {
+    stub.on = true;
+    const r = rig(new ManualClock(1_000_000), {
+      clock: { periods: [{ minutes: 10, incrementSeconds: 0 }], repeatLast: false },
+    });
+    await r.session.start();
+    r.clock.advance(100);
+    play(r, 'h2e2');
+    play(r, 'h9g7');
+    stub.budget = 0;
+    play(r, 'h0g2');
+    r.clock.advance(3000); // the clock ticks on meanwhile
+    expect(r.announced).toEqual(['h2e2', 'h9g7']);
+    stub.budget = Number.POSITIVE_INFINITY;
+    r.clock.advance(6000);
+    expect(r.announced).toEqual(['h2e2', 'h9g7', 'h0g2']);
+    expect(r.session.alerts().map((a) => a.kind)).not.toContain('move_rejected');
+    await restartHolds(r);
   });
 });
 
