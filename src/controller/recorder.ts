@@ -267,12 +267,13 @@ export class GameRecorder {
    * refuses is tried again later: the journal stays open until its end and archive are written.
    */
   finish(result: JournalOutcome['result'], reason: string | null, t: number): void {
+    // The sensor lines that waited go in before the end.
+    if (this.pending.length > 0) this.flushLog([]);
     const journal = this.journal;
     this.journal = undefined;
     this.writer = undefined;
     this.unstarted = undefined;
     if (!journal) return;
-    if (this.pending.length > 0) this.flushLog([]);
     this.closing.push({ journal, outcome: { result, reason, t } });
     this.finishClosing();
   }
