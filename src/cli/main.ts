@@ -63,6 +63,10 @@ export async function main(argv: string[], io: CliIo = streamIo()): Promise<numb
       io.err(`xqboard ${name}: ${(e as Error).message}`);
       return 2;
     }
-    throw e;
+    // Never a stack trace: a file the system refused (its errno code) is bad input; anything else
+    // is a failure at run time.
+    const code = (e as NodeJS.ErrnoException).code;
+    io.err(`xqboard ${name}: ${(e as Error).message ?? String(e)}`);
+    return typeof code === 'string' && /^E[A-Z]+$/.test(code) ? 2 : 1;
   }
 }

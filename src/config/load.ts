@@ -2,9 +2,9 @@
  * Reads a YAML configuration file and checks it against the schema. Every error names the file,
  * the line where yaml's node ranges can tell it, and the key path (`boards[1].source.port`).
  */
-import { readFileSync } from 'node:fs';
 import { isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
 import type { z } from 'zod';
+import { readFileCapped } from '../record/read-capped.js';
 import { type CodedError, err, ok, type Result } from '../util/result.js';
 import { type Config, configSchema } from './schema.js';
 
@@ -48,19 +48,30 @@ export function defaultConfig(): Config {
   return configSchema.parse({});
 }
 
+/** A configuration is a few KiB: more than this is not one (`/dev/zero`, a log given by mistake). */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
 /** Reads and checks the file; without a path, the defaults. */
 export function loadConfig(path?: string): Result<Config, ConfigError> {
   if (path === undefined) return ok(defaultConfig());
-  let text: string;
+  let bytes: Buffer | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileCapped(path, MAX_CONFIG_BYTES);
   } catch (e) {
     return configError('unreadable', path, [
       { path: [], message: `cannot read the file: ${(e as Error).message}` },
     ]);
   }
-  return parseConfig(text, path);
+  if (bytes === undefined) {
+    return configError('unreadable', path, [
+      { path: [], message: `not a configuration: more than ${MAX_CONFIG_BYTES} bytes` },
+    ]);
+  }
+  return parseConfig(bytes.toString('utf8'), path);
 }
+
+/** Aliases a configuration may expand (anchors reused across boards); a "billion laughs" has far more. */
+const MAX_ALIASES = 1000;
 
 /** Checks configuration text; `file` names it in errors. */
 export function parseConfig(text: string, file = '(config)'): Result<Config, ConfigError> {
@@ -77,7 +88,16 @@ export function parseConfig(text: string, file = '(config)'): Result<Config, Con
       })),
     );
   }
-  const value = withoutExtensions(doc.toJS() ?? {});
+  let js: unknown;
+  try {
+    js = doc.toJS({ maxAliasCount: MAX_ALIASES });
+  } catch (e) {
+    // yaml refuses an alias bomb (ReferenceError) and other documents it cannot build.
+    return configError('yaml', file, [
+      { path: [], message: `not a usable YAML document: ${(e as Error).message}` },
+    ]);
+  }
+  const value = withoutExtensions(js ?? {});
   const parsed = configSchema.safeParse(value, { reportInput: true });
   if (parsed.success) return ok(parsed.data);
   const lineOf = (path: readonly (string | number)[]): number | undefined => {

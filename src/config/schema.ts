@@ -9,7 +9,9 @@ import { LOG_LEVELS } from '../util/log-level.js';
 
 const sensing = z.enum(['occupancy', 'colour']);
 const port = z.int().min(1).max(65535);
-const ms = z.int().min(0);
+/** Milliseconds: Node's timers take at most 2^31 - 1 (about 24.8 days); more would fire at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+const ms = z.int().min(0).max(MAX_TIMER_MS, `at most ${MAX_TIMER_MS} ms (about 24.8 days)`);
 
 /** Used in MQTT topics and file names: no `/`, `+`, `#` or spaces. */
 const boardId = z

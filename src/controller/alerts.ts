@@ -2,7 +2,7 @@
  * The alerts a board has raised and not ended, kept by the session so that every kind has an end
  * that reaches every viewer: the move reader ends its own kinds, the session ends `check` (the
  * reader never does) when the side is no longer in check, `record_failed` when a record is written
- * again, and all of them when the reader goes (a game ends or a new one starts).
+ * again, `storage` once every refused write is done, and all of them when the reader goes (a game ends or a new one starts).
  */
 import type { Alert } from '../tracker/machine.js';
 import type { Bus, SessionAlert } from './bus.js';

@@ -320,6 +320,8 @@ export class BoardSession {
 
   private onSensor(e: SensorEvent): void {
     if (e.type === 'link') {
+      if (e.up) this.logger.info(`board ${this.id}: link up`);
+      else this.logger.warn(`board ${this.id}: link down${e.reason ? `: ${e.reason}` : ''}`);
       // The link going down as the session stops is still announced.
       this.bus.emit('board.availability', {
         board: this.id,

@@ -6,7 +6,7 @@
 import type { MovePayload, PositionPayload } from '../mqtt/contract.js';
 import type { Alert, StateDetail, TrackerState } from '../tracker/machine.js';
 
-/** An alert as the session announces it: the reader's kinds, and `record_failed` of its own. */
+/** An alert as the session announces it: the reader's kinds, and `record_failed` and `storage` of its own. */
 export type SessionAlert = Omit<Alert, 'kind'> & { readonly kind: string };
 
 /** The game of one board as everyone shows it: the retained `position` payload, and more. */

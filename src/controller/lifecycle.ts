@@ -10,6 +10,7 @@ import { and, assign, fromCallback, sendTo, setup } from 'xstate';
 import type { Game } from '../game/game.js';
 import type { Move } from '../rules/index.js';
 import type { Cells } from '../sensors/snapshot.js';
+import type { MoveRecord } from '../tracker/game-port.js';
 import type { TrackerEmitted, TrackerOptions } from '../tracker/machine.js';
 import { Tracker } from '../tracker/tracker.js';
 import type { Clock } from '../util/clock.js';
@@ -48,6 +49,8 @@ export interface ReaderInput {
   readonly now: () => number;
   /** The session's veto on a move the reader commits (play against the engine). */
   readonly refuse?: (game: Game, move: Move) => string | undefined;
+  /** Where each move is written before it counts as played (the journal). */
+  readonly record?: MoveRecord;
 }
 
 export type ReaderCommand =
@@ -69,7 +72,7 @@ export type LifecycleEvent =
 
 /** The move reader as a child actor: its events go to the parent, readings come from it. */
 const reader = fromCallback<ReaderCommand, ReaderInput>(({ input, sendBack, receive }) => {
-  const tracker = new Tracker(input.game, { ...input.options }, input.clock);
+  const tracker = new Tracker(input.game, { ...input.options }, input.clock, input.record);
   tracker.port.refuse = input.refuse;
   let live = true;
   tracker.subscribe((event) => {

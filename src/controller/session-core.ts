@@ -9,6 +9,7 @@ import { newGameId } from '../record/journal.js';
 import { type Move, Position, parseIccs } from '../rules/index.js';
 import type { BoardSimulator } from '../sensors/simulator.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
+import type { MoveRecord } from '../tracker/game-port.js';
 import type { TrackerEmitted, TrackerOptions } from '../tracker/machine.js';
 import { expectedCells } from '../tracker/reader.js';
 import type { Clock } from '../util/clock.js';
@@ -62,7 +63,54 @@ export class SessionCore implements LifecycleCore {
       sensing: o.sensing,
       logger: o.logger,
       meta: o.meta,
+      clock: o.clock,
+      onRefused: (error, retryMs) => this.storageAlert(error, retryMs),
+      onCaughtUp: () => this.alerts.clear('storage', this.now()),
     });
+  }
+
+  /**
+   * The reader's moves are written here before they count as played: a refused write leaves the
+   * move unplayed (the reader tries it again, or judges the board anew against the journal).
+   */
+  private readonly record: MoveRecord = {
+    move: (played, t) => {
+      const clock = this.game.clock ? this.game.clock.remaining(played.color, t) : undefined;
+      const move = {
+        ply: played.ply,
+        iccs: played.iccs,
+        t: Math.max(0, Math.round(t)),
+        ...(clock !== undefined ? { clock } : {}),
+      };
+      const r = this.recorder.writeMove(move);
+      return r.ok ? r : { ok: false, retryMs: r.retryMs ?? 1000 };
+    },
+    retract: (ply, t) => {
+      const r = this.recorder.writeRetract(ply, Math.max(0, Math.round(t)));
+      return r.ok ? r : { ok: false, retryMs: r.retryMs ?? 1000 };
+    },
+  };
+
+  /**
+   * Raised again for every refused write: what failed, and what to do. The disk (`journal_io`):
+   * `storage`; a journal that is gone or a record that does not fit: `record_failed`.
+   */
+  private storageAlert({ code, message }: { code: string; message: string }, retryMs: number): void {
+    if (code !== 'journal_io') {
+      this.recordFailed(message);
+      return;
+    }
+    this.o.logger.error(`board ${this.o.board}: ${message}`);
+    const full = /ENOSPC|EDQUOT|no space|quota/i.test(message);
+    this.alerts.raise(
+      {
+        kind: 'storage',
+        message: `the game record could not be written (${message}): ${
+          full ? `free space on the disk of ${this.o.archiveDir}` : `check ${this.o.archiveDir}`
+        }; nothing unrecorded is announced, and recording resumes by itself (next try in ${retryMs} ms)`,
+      },
+      this.now(),
+    );
   }
 
   /** Game time now. */
@@ -102,6 +150,7 @@ export class SessionCore implements LifecycleCore {
   // --- LifecycleCore ----------------------------------------------------------------------------
 
   load(): Booted {
+    this.recorder.archiveEnded();
     const booted = this.resume();
     if (booted === 'new') this.prepare(undefined, false);
     return booted;
@@ -173,17 +222,18 @@ export class SessionCore implements LifecycleCore {
       cells: this.lastCells,
       now,
       ...(this.refuse ? { refuse: this.refuse } : {}),
+      record: this.record,
     };
   }
 
   begin(): void {
-    const started = this.recorder.begin(
+    this.recorder.begin(
       this.gameId,
       this.game.startFen,
       new Date(this.o.wallNow() - this.now()),
       this.gameTags(),
     );
-    if (!started.ok) this.recordFailed(started.error.message);
+    // Refused (a full disk): reported by the recorder; the journal is created at the first move.
     this.playing = true;
     this.finalView = undefined;
     this.o.logger.info(`game ${this.gameId} under way at ply ${this.game.moves.length}`);
@@ -198,15 +248,12 @@ export class SessionCore implements LifecycleCore {
       case 'move':
         this.recordMove(e);
         return;
-      case 'retract': {
-        const r = this.recorder.recordRetract(e.ply, Math.max(0, Math.round(e.t)), () => {
-          this.alerts.clear('record_failed', e.t);
-          this.o.bus.emit('game.retract', { board, ply: e.ply, t: e.t, view: this.view() });
-          this.checkAlert(e.t);
-        });
-        if (!r.ok) this.recordFailed(r.error.message);
+      case 'retract':
+        // Journaled already (the reader's `record`).
+        this.alerts.clear('record_failed', e.t);
+        this.o.bus.emit('game.retract', { board, ply: e.ply, t: e.t, view: this.view() });
+        this.checkAlert(e.t);
         return;
-      }
       case 'alert':
         // A check is the session's to end (checkAlert); it raises it itself.
         if (e.alert.kind !== 'check') this.alerts.raise(e.alert, e.t);
@@ -226,32 +273,32 @@ export class SessionCore implements LifecycleCore {
     }
   }
 
+  /** Announces a move the reader's `record` has journaled (written and fsynced). */
   private recordMove(e: TrackerEmitted & { type: 'move' }): void {
     const played = this.game.moves[e.ply - 1];
     if (!played) return;
-    const clock = this.game.clock ? this.game.clock.remaining(played.color, e.t) : undefined;
+    // Not durable, so not announced (a move read while the journal was gone).
+    if (!this.recorder.isRecorded(e.ply, e.iccs)) {
+      this.recordFailed(`ply ${e.ply} ${e.iccs} is not in the journal`);
+      return;
+    }
+    this.alerts.clear('record_failed', e.t);
     const t = Math.max(0, Math.round(e.t));
-    const move = { ply: e.ply, iccs: e.iccs, t, ...(clock !== undefined ? { clock } : {}) };
-    // Not durable, so not announced: viewers are told the record failed instead.
-    const recorded = this.recorder.recordMove(move, () => {
-      this.alerts.clear('record_failed', e.t);
-      // Kept per ply by the game: no replay from the start for each announced move.
-      const before = this.game.positionAfter(e.ply - 1);
-      const info: MoveInfo = {
-        ply: e.ply,
-        iccs: e.iccs,
-        wxf: (before && makeWxf(before, e.move)) ?? e.iccs,
-        zh: (before && makeChinese(before, e.move)) ?? e.iccs,
-        color: played.color,
-        check: played.check,
-        capture: played.captured !== undefined,
-        fen: played.fen,
-        t,
-      };
-      this.o.bus.emit('game.move', { board: this.o.board, move: info, view: this.view() });
-      this.checkAlert(e.t);
-    });
-    if (!recorded.ok) this.recordFailed(recorded.error.message);
+    // Kept per ply by the game: no replay from the start for each announced move.
+    const before = this.game.positionAfter(e.ply - 1);
+    const info: MoveInfo = {
+      ply: e.ply,
+      iccs: e.iccs,
+      wxf: (before && makeWxf(before, e.move)) ?? e.iccs,
+      zh: (before && makeChinese(before, e.move)) ?? e.iccs,
+      color: played.color,
+      check: played.check,
+      capture: played.captured !== undefined,
+      fen: played.fen,
+      t,
+    };
+    this.o.bus.emit('game.move', { board: this.o.board, move: info, view: this.view() });
+    this.checkAlert(e.t);
   }
 
   /** A check ends with the position it was given in; the side to move now may be in check. */

@@ -53,6 +53,7 @@ const REFUSALS = new Set([
   'illegal_move',
   'move_rejected',
   'record_failed',
+  'storage',
   'out_of_sync',
   'takeback_forbidden',
 ]);

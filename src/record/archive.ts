@@ -65,22 +65,38 @@ export function finishFromJournal(
   return journal.finishGame(pgn.value, sensorLogLines ?? carried);
 }
 
+/** The failure to report of two: one of the disk (worth trying again) wins. */
+const worse = <E extends { code: string }>(a: E | undefined, b: E): E =>
+  a === undefined || (a.code !== 'journal_io' && b.code === 'journal_io') ? b : a;
+
 /**
  * Finishes the games that ended but were never archived (the process died between the end
- * record and the PGN): their PGN and, if the journal carried it, the sensor log are written from
- * the journal. Returns what was done, one line each.
+ * record and the PGN, or the disk was full): their PGN and, if the journal carried it, the sensor
+ * log are written from the journal. Every such game is tried; `only` picks some (one board's).
+ * Returns what was done, one line each, or a failure (the others are tried all the same): the
+ * first one of the disk (worth trying again) if any, else the first one.
  */
-export function archivePending(dir: string): Result<string[], JournalError | ArchiveError> {
+export function archivePending(
+  dir: string,
+  only: (state: JournalState) => boolean = () => true,
+): Result<string[], JournalError | ArchiveError> {
   const done: string[] = [];
+  let failed: JournalError | ArchiveError | undefined;
   for (const r of listJournals(dir)) {
-    if (!r.ok || !r.value.outcome || r.value.archived) continue;
+    if (!r.ok || !r.value.outcome || r.value.archived || !only(r.value)) continue;
     const resumed = GameJournal.resume(r.value.path);
-    if (!resumed.ok) return resumed;
+    if (!resumed.ok) {
+      failed = worse(failed, resumed.error);
+      continue;
+    }
     const finished = finishFromJournal(resumed.value.journal);
     resumed.value.journal.close();
-    if (!finished.ok) return finished;
+    if (!finished.ok) {
+      failed = worse(failed, finished.error);
+      continue;
+    }
     const log = finished.value.sensorLog ? `, sensor log to ${finished.value.sensorLog}` : ' (no sensor log)';
     done.push(`${r.value.start.id}: PGN written to ${finished.value.pgn}${log}`);
   }
-  return ok(done);
+  return failed ? err(failed) : ok(done);
 }

@@ -6,6 +6,8 @@
  *
  * Reading recovers a damaged journal up to its last whole record, with a warning; the damaged
  * tail is never dropped silently (on resume it is kept beside the journal as `.corrupt-<n>`).
+ * A write that fails (a full disk: `ENOSPC`, a write cut short) leaves the file as it was: the
+ * bytes written are truncated back to the last whole record, and the caller gets the error.
  * The journal knows nothing of the rules: it stores the start FEN, metadata, moves in ICCS with
  * their times, retractions and the outcome. The game model and the move reader call it.
  */
@@ -19,6 +21,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -124,6 +127,7 @@ function decodeLine(line: string): JournalRecord | undefined {
   }
 }
 
+const RESULTS: readonly unknown[] = ['1-0', '0-1', '1/2-1/2', '*'];
 const isInt = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
 
 /** Applies a record to the state being rebuilt; a message when it does not fit the sequence. */
@@ -140,7 +144,12 @@ function apply(
   switch (r.type) {
     case 'move':
       if (s.outcome) return `a move after the end of the game`;
-      if (r.ply !== s.moves.length + 1 || typeof r.iccs !== 'string' || !isInt(r.t)) {
+      if (
+        r.ply !== s.moves.length + 1 ||
+        typeof r.iccs !== 'string' ||
+        !isInt(r.t) ||
+        (r.clock !== undefined && typeof r.clock !== 'number')
+      ) {
         return `move record for ply ${r.ply} does not follow ply ${s.moves.length}`;
       }
       s.moves.push(
@@ -158,6 +167,8 @@ function apply(
       return undefined;
     case 'end':
       if (s.outcome) return 'a second end record';
+      if (!RESULTS.includes(r.result) || (r.reason !== null && typeof r.reason !== 'string') || !isInt(r.t))
+        return 'a bad end record';
       s.outcome = { result: r.result, reason: r.reason, t: r.t };
       return undefined;
     case 'sensor':
@@ -171,6 +182,25 @@ function apply(
     default:
       return `unexpected ${r.type} record`;
   }
+}
+
+export const GAME_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** What is wrong with a start record written by someone else (every field is used unchecked later). */
+function badStart(r: Record<string, unknown>): string | undefined {
+  if (typeof r.id !== 'string' || !GAME_ID.test(r.id)) return 'is a start record without a valid game id';
+  if (typeof r.fen !== 'string') return 'is a start record without a FEN';
+  if (typeof r.startedAt !== 'string') return 'is a start record without a start time (startedAt)';
+  const meta = r.meta;
+  if (
+    meta !== undefined &&
+    (typeof meta !== 'object' ||
+      meta === null ||
+      Array.isArray(meta) ||
+      !Object.values(meta).every((v) => typeof v === 'string'))
+  )
+    return 'is a start record whose meta is not a mapping of strings';
+  return undefined;
 }
 
 /** Rebuilds a game from journal bytes, up to the last whole record that fits. */
@@ -200,14 +230,14 @@ export function parseJournal(bytes: Uint8Array, path = '(journal)'): Result<Jour
     let problem: string | undefined;
     if (!record) problem = 'is damaged (bad checksum or JSON)';
     else if (lineNo === 1) {
-      if (record.type !== 'start' || typeof record.fen !== 'string') problem = 'is not a start record';
+      const bad =
+        record.type === 'start'
+          ? badStart(record as unknown as Record<string, unknown>)
+          : 'is not a start record';
+      if (bad) problem = bad;
       else {
-        start = {
-          id: record.id,
-          fen: record.fen,
-          meta: record.meta ?? {},
-          startedAt: record.startedAt,
-        };
+        const r = record as JournalStart;
+        start = { id: r.id, fen: r.fen, meta: r.meta ?? {}, startedAt: r.startedAt };
       }
     } else problem = apply(s, record);
     if (problem) {
@@ -251,18 +281,43 @@ function syncDir(dir: string): void {
   }
 }
 
+/**
+ * Writes every byte, looping over short writes: a disk that fills up returns a short count first,
+ * then `ENOSPC`. Throws with how much was written when the rest cannot be.
+ */
+export function writeAll(fd: number, data: string | Uint8Array): void {
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  let done = 0;
+  while (done < bytes.length) {
+    let n: number;
+    try {
+      n = writeSync(fd, bytes, done, bytes.length - done);
+    } catch (e) {
+      if (done > 0) (e as Error).message += ` (write cut short after ${done} of ${bytes.length} bytes)`;
+      throw e;
+    }
+    if (n <= 0) throw new Error(`write made no progress after ${done} of ${bytes.length} bytes`);
+    done += n;
+  }
+}
+
 /** Writes a file whole or not at all: temporary file, fsync, rename, fsync the directory. */
 export function writeFileDurably(dir: string, name: string, data: string | Uint8Array): void {
   const tmp = join(dir, `.${name}.tmp`);
-  const fd = openSync(tmp, 'w');
   try {
-    if (typeof data === 'string') writeSync(fd, data);
-    else writeSync(fd, data);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(tmp, 'w');
+    try {
+      writeAll(fd, data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, join(dir, name));
+  } catch (e) {
+    // Nothing half-written stays behind (it would hold the space a full disk needs).
+    rmSync(tmp, { force: true });
+    throw e;
   }
-  renameSync(tmp, join(dir, name));
   syncDir(dir);
 }
 
@@ -282,6 +337,10 @@ export class GameJournal {
   private moves: JournalMove[];
   private ended: boolean;
   private fd: number | undefined;
+  /** Bytes of whole records: a failed append is cut back to this. */
+  private size: number;
+  /** A failed append could not be cut back yet: done before the next one. */
+  private dirty = false;
 
   private constructor(
     readonly dir: string,
@@ -289,10 +348,17 @@ export class GameJournal {
     fd: number,
     moves: JournalMove[],
     ended: boolean,
+    size: number,
   ) {
     this.fd = fd;
     this.moves = moves;
     this.ended = ended;
+    this.size = size;
+  }
+
+  /** The game's end is on disk. */
+  get hasEnded(): boolean {
+    return this.ended;
   }
 
   get path(): string {
@@ -316,20 +382,29 @@ export class GameJournal {
       meta: options.meta ?? {},
       startedAt: now.toISOString(),
     };
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(start.id)) {
+    if (!GAME_ID.test(start.id)) {
       return err({
         code: 'journal_io',
         message: `game id '${start.id}' must be letters, digits, '.', '_' or '-'`,
       });
     }
+    const path = join(dir, start.id + JOURNAL_SUFFIX);
+    let fd: number | undefined;
     try {
       mkdirSync(dir, { recursive: true });
-      const fd = openSync(join(dir, start.id + JOURNAL_SUFFIX), 'wx');
-      writeSync(fd, encodeRecord({ type: 'start', v: 1, ...start }));
+      // Appending (O_APPEND): after a failed append is cut back, the next one lands at the end.
+      fd = openSync(path, 'ax');
+      const first = encodeRecord({ type: 'start', v: 1, ...start });
+      writeAll(fd, first);
       fsyncSync(fd);
       syncDir(dir);
-      return ok(new GameJournal(dir, start, fd, [], false));
+      return ok(new GameJournal(dir, start, fd, [], false, Buffer.byteLength(first)));
     } catch (e) {
+      // No empty or cut-short journal is left behind: the game starts again from nothing.
+      if (fd !== undefined) {
+        closeSync(fd);
+        rmSync(path, { force: true });
+      }
       return ioError(`cannot start a journal in ${dir}`, e);
     }
   }
@@ -361,7 +436,14 @@ export class GameJournal {
       }
       const fd = openSync(path, 'a');
       return ok({
-        journal: new GameJournal(dir, state.start, fd, [...state.moves], state.outcome !== undefined),
+        journal: new GameJournal(
+          dir,
+          state.start,
+          fd,
+          [...state.moves],
+          state.outcome !== undefined,
+          state.validBytes,
+        ),
         state,
       });
     } catch (e) {
@@ -369,15 +451,35 @@ export class GameJournal {
     }
   }
 
+  /**
+   * One record, whole or not at all: a write that fails (or is cut short, or whose fsync fails)
+   * is cut back to the last whole record, so the next record never lands on a damaged line.
+   */
   private append(record: JournalRecord, sync = true): Result<void, JournalError> {
-    if (this.fd === undefined) return err({ code: 'journal_closed', message: `${this.path} is closed` });
+    const fd = this.fd;
+    if (fd === undefined) return err({ code: 'journal_closed', message: `${this.path} is closed` });
+    const line = Buffer.from(encodeRecord(record));
     try {
-      writeSync(this.fd, encodeRecord(record));
-      if (sync) fsyncSync(this.fd);
-      return ok(undefined);
+      if (this.dirty) this.cutBack(fd);
+      writeAll(fd, line);
+      if (sync) fsyncSync(fd);
     } catch (e) {
+      this.dirty = true;
+      try {
+        this.cutBack(fd);
+      } catch {
+        // Still dirty: cut back before the next append.
+      }
       return ioError(`cannot append to ${this.path}`, e);
     }
+    this.size += line.length;
+    return ok(undefined);
+  }
+
+  private cutBack(fd: number): void {
+    ftruncateSync(fd, this.size);
+    fsyncSync(fd);
+    this.dirty = false;
   }
 
   /** Records a move; durable on disk when it returns ok. */

@@ -4,10 +4,11 @@
  * instead of resuming the first one's live game and appending to its journal. A lock left by a
  * process that is gone (on this host) is taken over.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { type CodedError, err, ok, type Result } from '../util/result.js';
+import { writeAll } from './journal.js';
 
 export const LOCK_FILE = 'xqboard.lock';
 
@@ -80,7 +81,14 @@ export function lockArchive(dir: string): Result<ArchiveLock, ArchiveLockError> 
       rmSync(path, { force: true });
       continue;
     }
-    writeSync(fd, `${JSON.stringify(me)}\n`);
+    try {
+      writeAll(fd, `${JSON.stringify(me)}\n`);
+    } catch (e) {
+      // A lock that names nobody (a full disk) would be taken for one being written: none is left.
+      closeSync(fd);
+      rmSync(path, { force: true });
+      return err({ code: 'lock_failed', message: `cannot lock ${dir}: ${(e as Error).message}` });
+    }
     closeSync(fd);
     let held = true;
     return ok({

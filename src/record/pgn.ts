@@ -132,6 +132,8 @@ function tokenize(movetext: string): Result<Token[], string> {
     } else if (c === '(') {
       depth++;
       k++;
+    } else if (c === '}') {
+      return err('a } closes no comment');
     } else if (c === ')') {
       if (depth === 0) return err('a ) closes no variation');
       depth--;

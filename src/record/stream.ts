@@ -9,6 +9,9 @@ import { chunkDecoder, detectEncoding, type TextEncodingName } from './encoding.
 import { GameSplitter, type PgnError, type PgnGame, parseGame } from './pgn.js';
 
 const SNIFF_BYTES = 64 * 1024;
+/** No PGN has a line or a game this long: a device or a binary file given by mistake (`/dev/zero`). */
+export const MAX_LINE_CHARS = 1024 * 1024;
+export const MAX_GAME_CHARS = 8 * 1024 * 1024;
 
 /** Lines of a byte stream in a detected encoding. */
 async function* decodedLines(
@@ -39,6 +42,9 @@ async function* decodedLines(
     pending += text;
     const lines = pending.split(/\r?\n/);
     pending = lines.pop() ?? '';
+    if (pending.length > MAX_LINE_CHARS) {
+      throw new Error(`a line longer than ${MAX_LINE_CHARS} characters: not a PGN file`);
+    }
     yield* lines;
   }
   if (!decoder) pending += start();
@@ -53,8 +59,13 @@ export async function* readPgnStream(
 ): AsyncGenerator<Result<PgnGame, PgnError>> {
   const splitter = new GameSplitter();
   let index = 0;
+  let size = 0;
   for await (const line of decodedLines(source, onEncoding)) {
     const done = splitter.push(line);
+    size = done === undefined ? size + line.length + 1 : line.length + 1;
+    if (size > MAX_GAME_CHARS) {
+      throw new Error(`game ${index + 1} is longer than ${MAX_GAME_CHARS} characters: not a PGN game`);
+    }
     if (done !== undefined) yield parseGame(done, ++index);
   }
   const last = splitter.end();

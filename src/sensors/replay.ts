@@ -4,6 +4,7 @@
  * clock (demos). Fed to the same pipeline as a live board.
  */
 import { readFile } from 'node:fs/promises';
+import { readFileCapped } from '../record/read-capped.js';
 import { type Clock, type ManualClock, systemClock } from '../util/clock.js';
 import { Listeners } from '../util/listeners.js';
 import { type CodedError, err, type Result } from '../util/result.js';
@@ -156,13 +157,19 @@ export class ReplaySource implements SensorSource {
 
 export type ReplayFileError = SensorLogError | CodedError<'unreadable'>;
 
+/** A sensor log this long would be weeks of play: more is not one (a device, a file given by mistake). */
+export const MAX_SENSOR_LOG_BYTES = 256 * 1024 * 1024;
+
 /** Reads and checks a log file. Messages do not repeat the path (callers prefix it): `line 3: …`. */
 export async function readSensorLogFile(path: string): Promise<Result<SensorLog, ReplayFileError>> {
-  let text: string;
+  let bytes: Buffer | undefined;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = readFileCapped(path, MAX_SENSOR_LOG_BYTES);
   } catch (e) {
     return err({ code: 'unreadable', message: `cannot read the file: ${(e as Error).message}` });
   }
-  return parseSensorLog(text);
+  if (bytes === undefined) {
+    return err({ code: 'unreadable', message: `not a sensor log: more than ${MAX_SENSOR_LOG_BYTES} bytes` });
+  }
+  return parseSensorLog(bytes.toString('utf8'));
 }

@@ -6,7 +6,8 @@
  * and the full snapshot that answers HELLO → snapshots, buttons, heartbeats. The link is down when
  * the port closes or errors, when the handshake times out, or when no valid frame came for
  * `silentPeriods` heartbeats; then the port is closed and reopened after an exponential backoff
- * (capped). Every reconnect sends HELLO, so the first snapshot after it is the board as it is now:
+ * (capped). A board that answers with another protocol version or sensing kind is such a fault
+ * too: the reason is reported, and the port is tried again (the right board may be plugged in). Every reconnect sends HELLO, so the first snapshot after it is the board as it is now:
  * whatever happened while unplugged is in it.
  */
 import type { SerialPortStream } from '@serialport/stream';
@@ -84,8 +85,6 @@ export class SerialSource implements SensorSource {
   private readonly parser: ProtocolParser<BoardMessage>;
 
   private running = false;
-  /** Fatal: the board speaks a protocol or sensing kind we must not guess at. No retries. */
-  private fatal: string | undefined;
   /** Bumped whenever a connection is torn down, so its late callbacks are ignored. */
   private generation = 0;
   private port: SerialPort | undefined;
@@ -99,6 +98,7 @@ export class SerialSource implements SensorSource {
   private commandSeq = 0;
   private failures = 0;
   private linkReported: boolean | undefined;
+  private reasonReported: string | undefined;
   private firstOutcome: (() => void) | undefined;
 
   private counts = {
@@ -144,7 +144,6 @@ export class SerialSource implements SensorSource {
   start(): Promise<void> {
     if (this.running) return Promise.resolve();
     this.running = true;
-    this.fatal = undefined;
     this.failures = 0;
     const outcome = new Promise<void>((resolve) => {
       this.firstOutcome = resolve;
@@ -169,7 +168,7 @@ export class SerialSource implements SensorSource {
   // ─── connection ──────────────────────────────────────────────────────────────────────────────
 
   private connect(): void {
-    if (!this.running || this.fatal) return;
+    if (!this.running) return;
     const gen = ++this.generation;
     this.counts.openAttempts++;
     this.handshaken = false;
@@ -225,12 +224,12 @@ export class SerialSource implements SensorSource {
     }, this.options.helloIntervalMs ?? 500);
   }
 
-  /** This connection is over: close it, say why, and try again later unless stopped or fatal. */
+  /** This connection is over: close it, say why, and try again later unless stopped. */
   private lost(reason: string): void {
     const port = this.teardown();
     if (port?.isOpen) port.close();
     this.setLink(false, reason);
-    if (!this.running || this.fatal) return;
+    if (!this.running) return;
     const delay = Math.min(this.backoff.maxMs, this.backoff.initialMs * this.backoff.factor ** this.failures);
     this.failures++;
     this.later(() => this.connect(), delay);
@@ -308,13 +307,15 @@ export class SerialSource implements SensorSource {
   private onInfo(info: Sequenced<InfoMessage>): void {
     const { seq: _, ...board } = info;
     this.board = board;
-    if (info.proto !== PROTOCOL_VERSION) {
-      this.fatal = `board speaks protocol ${info.proto}; this controller speaks ${PROTOCOL_VERSION}`;
-    } else if (info.sensing !== this.sensing) {
-      this.fatal = `board senses ${info.sensing} but ${this.id} is configured for ${this.sensing}`;
-    }
-    if (this.fatal) {
-      this.lost(this.fatal);
+    // Not a board to read (another firmware, the wrong board plugged in): a fault like any other.
+    const refused =
+      info.proto !== PROTOCOL_VERSION
+        ? `board speaks protocol ${info.proto}; this controller speaks ${PROTOCOL_VERSION}`
+        : info.sensing !== this.sensing
+          ? `board senses ${info.sensing} but ${this.id} is configured for ${this.sensing}`
+          : undefined;
+    if (refused) {
+      this.lost(refused);
       return;
     }
     if (this.handshaken) return; // an INFO after a board reset: the link stays up
@@ -340,9 +341,11 @@ export class SerialSource implements SensorSource {
     this.cancelWatchdog = this.clock.setTimer(check, silentMs);
   }
 
+  /** A change of the link is reported, and so is a new reason for a link that stays down. */
   private setLink(up: boolean, reason?: string): void {
-    if (this.linkReported === up) return;
+    if (this.linkReported === up && (up || reason === this.reasonReported)) return;
     this.linkReported = up;
+    this.reasonReported = up ? undefined : reason;
     this.emit({ type: 'link', t: this.clock.now(), up, ...(reason !== undefined ? { reason } : {}) });
     this.firstOutcome?.();
     this.firstOutcome = undefined;

@@ -3,9 +3,18 @@
  * hands the machine back what it needs (the positions kept at hand, whether the game is over).
  * The game model stays the authority: it may refuse a move (a flag fell first) or end the game.
  */
-import type { Game } from '../game/game.js';
+import type { Game, PlayedMove } from '../game/game.js';
 import { type Color, type Move, makeIccs, type Position } from '../rules/index.js';
 import type { GameView, MachineEmitted, TrackerEmitted } from './machine.js';
+
+/**
+ * Where the moves are recorded (the journal): each is written before the machine hears it was
+ * played. A refused write means the move is not played; `retryMs` says when to try again.
+ */
+export interface MoveRecord {
+  move(played: PlayedMove, t: number): { ok: true } | { ok: false; retryMs: number };
+  retract(ply: number, t: number): { ok: true } | { ok: false; retryMs: number };
+}
 
 export class TrackedGame {
   private current: Position;
@@ -15,7 +24,10 @@ export class TrackedGame {
   /** The session's veto on a move the game would take (play against the engine): why, or undefined. */
   refuse: ((game: Game, move: Move) => string | undefined) | undefined;
 
-  constructor(readonly game: Game) {
+  constructor(
+    readonly game: Game,
+    private readonly record?: MoveRecord,
+  ) {
     this.current = game.position;
     this.before = this.game.positionAfter(game.moves.length - 1);
   }
@@ -35,12 +47,24 @@ export class TrackedGame {
     };
   }
 
-  /** Carries out a commit: the public events it makes, and whether the game refused a move. */
-  commit(c: Extract<MachineEmitted, { type: 'commit' }>): { events: TrackerEmitted[]; rejected?: string } {
+  /**
+   * Carries out a commit: the public events it makes, and whether the game refused a move. A write
+   * the record refused undoes its step: with nothing done, `retryMs` asks for the same commit again
+   * later (the machine is not answered meanwhile); after some steps, the machine is answered with
+   * what was recorded and judges the board again from there.
+   */
+  commit(c: Extract<MachineEmitted, { type: 'commit' }>): {
+    events: TrackerEmitted[];
+    rejected?: string;
+    retryMs?: number;
+  } {
     const events: TrackerEmitted[] = [];
     const { t } = c;
+    let progressed = false;
+    const refused = (retryMs: number) => (progressed ? { events } : { events, retryMs });
     if (c.revision) {
       const ply = this.game.moves.length;
+      const last = this.game.moves.at(-1);
       if (!this.undoLast(t)) {
         return {
           events: [
@@ -49,19 +73,36 @@ export class TrackedGame {
           rejected: 'takeback refused',
         };
       }
+      const written = this.record?.retract(ply, t);
+      if (written && !written.ok) {
+        // The takeback is not on disk: the move stands again.
+        this.replay(last!, t);
+        return refused(written.retryMs);
+      }
       events.push({ type: 'retract', ply, t });
+      progressed = true;
     }
     for (const move of c.moves) {
       const ended = this.game.outcome;
+      const offer = this.game.pendingDrawOffer;
       const before = this.current;
-      const refused = this.refuse?.(this.game, move);
-      const played = refused
-        ? { ok: false as const, error: { message: refused } }
+      const veto = this.refuse?.(this.game, move);
+      const played = veto
+        ? { ok: false as const, error: { message: veto } }
         : this.game.play(move, this.gameTime(t));
       if (!played.ok) {
         events.push({ type: 'alert', t, alert: { kind: 'move_rejected', message: played.error.message } });
         this.checkAlert(events, t);
         return { events, rejected: played.error.message };
+      }
+      const written = this.record?.move(played.value, t);
+      if (written && !written.ok) {
+        // Not on disk, so not played: the board is judged against the recorded game (a draw
+        // offer the undo dropped stands again).
+        this.game.undoLast(this.gameTime(t));
+        if (offer && !this.game.pendingDrawOffer) this.game.offerDraw(offer, this.gameTime(t));
+        this.checkAlert(events, t);
+        return refused(written.retryMs);
       }
       this.before = before;
       this.current = this.game.position;
@@ -83,6 +124,7 @@ export class TrackedGame {
         t,
         frameT: c.frameT,
       });
+      progressed = true;
       if (this.game.isOver && !this.game.canPlayOn) break;
     }
     this.checkAlert(events, t);
@@ -111,6 +153,13 @@ export class TrackedGame {
       { color, kind: 'illegal_move', uncorrectedMs: Number.POSITIVE_INFINITY },
       this.gameTime(t),
     );
+  }
+
+  /** A move taken back in the game whose takeback could not be recorded, played again. */
+  private replay(last: PlayedMove, t: number): void {
+    if (!this.game.play(last.move, this.gameTime(t)).ok) return;
+    this.current = this.game.position;
+    this.before = this.game.positionAfter(this.game.moves.length - 1);
   }
 
   private undoLast(t: number): boolean {

@@ -9,7 +9,7 @@ import type { SensorEvent } from '../sensors/source.js';
 import type { Clock } from '../util/clock.js';
 import { Listeners } from '../util/listeners.js';
 import { xstateClock } from './clock.js';
-import { TrackedGame } from './game-port.js';
+import { type MoveRecord, TrackedGame } from './game-port.js';
 import { createTrackerMachine, type TrackerEmitted, type TrackerOptions } from './machine.js';
 
 export type TrackerListener = (event: TrackerEmitted) => void;
@@ -23,13 +23,15 @@ export class Tracker {
   private actor: Actor<typeof machine> | undefined;
   private readonly listeners = new Listeners<TrackerEmitted>();
   private readonly stateListeners = new Listeners<unknown>();
+  private cancelRetry: (() => void) | undefined;
 
   constructor(
     readonly game: Game,
     private options: TrackerOptions,
     private readonly clock: Clock,
+    record?: MoveRecord,
   ) {
-    this.port = new TrackedGame(game);
+    this.port = new TrackedGame(game, record);
   }
 
   start(): void {
@@ -38,11 +40,24 @@ export class Tracker {
       clock: xstateClock(this.clock),
     });
     for (const type of PUBLIC) actor.on(type, (e) => this.listeners.emit(e as TrackerEmitted));
-    actor.on('commit', (c) => {
+    const commit = (c: Parameters<TrackedGame['commit']>[0]): void => {
+      this.cancelRetry?.();
+      this.cancelRetry = undefined;
       const done = this.port.commit(c);
       for (const e of done.events) this.listeners.emit(e);
+      // Not recorded: the machine waits in `committing` and the commit is tried again, unless a
+      // new reading moved it on (it then judges the board against the recorded game).
+      if (done.retryMs !== undefined) {
+        this.cancelRetry = this.clock.setTimer(() => {
+          // Played when it is written: the game's time (its clock) has gone on meanwhile.
+          const again = { ...c, t: Math.max(c.t, this.clock.now()) };
+          if (this.actor === actor && actor.getSnapshot().matches({ playing: 'committing' })) commit(again);
+        }, done.retryMs);
+        return;
+      }
       actor.send({ type: 'applied', game: this.port.view(), rejected: done.rejected });
-    });
+    };
+    actor.on('commit', commit);
     actor.on('foul', (f) => {
       this.port.foul(f.side, f.t);
       actor.send({ type: 'applied', game: this.port.view() });
@@ -53,6 +68,7 @@ export class Tracker {
   }
 
   stop(): void {
+    this.cancelRetry?.();
     this.actor?.stop();
     this.actor = undefined;
   }

@@ -6,7 +6,7 @@
  *
  * The reader ends its own kinds; the session ends `check` when the side is out of check and every
  * alert when a new game starts (the kinds the reader has no end for here: foul, play_on,
- * record_failed end so).
+ * record_failed end so); `storage` ends once the write the full disk refused is done.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import type { BoardSession } from '../../src/controller/board-session.js';
 import { Controller } from '../../src/controller/controller.js';
 import { parseSquare, type Square } from '../../src/rules/index.js';
 import type { BoardSimulator } from '../../src/sensors/simulator.js';
+import { canMountTmpfs, fillTmpfs, mountTmpfs, unmount } from '../helpers/tmpfs.js';
 import { Recorder } from '../mqtt/support.js';
 
 const BASE = 'xqalert';
@@ -76,8 +77,8 @@ interface Rig {
   stop(): Promise<void>;
 }
 
-async function rig(game: Record<string, unknown> = {}): Promise<Rig> {
-  const dir = mkdtempSync(join(tmpdir(), 'xqboard-alerts-'));
+async function rig(game: Record<string, unknown> = {}, archiveDir?: string): Promise<Rig> {
+  const dir = archiveDir ?? mkdtempSync(join(tmpdir(), 'xqboard-alerts-'));
   const config = configSchema.parse({
     boards: [{ id: 'board1', source: { driver: 'simulator', heartbeatMs: 500 } }],
     mqtt: { baseTopic: BASE },
@@ -171,8 +172,12 @@ async function seenEnded(r: Rig, kind: string): Promise<void> {
   expect(await boardAlerts(r)).toEqual([]);
 }
 
-async function withRig(game: Record<string, unknown>, test: (r: Rig) => Promise<void>): Promise<void> {
-  const r = await rig(game);
+async function withRig(
+  game: Record<string, unknown>,
+  test: (r: Rig) => Promise<void>,
+  archiveDir?: string,
+): Promise<void> {
+  const r = await rig(game, archiveDir);
   try {
     await test(r);
   } finally {
@@ -276,6 +281,48 @@ describe('every alert kind is raised and ended on MQTT, SSE and /api/boards', ()
         expect(await r.request('game/new', {})).toMatchObject({ status: 'ok' });
         await seenEnded(r, 'record_failed');
       }),
+    60_000,
+  );
+
+  it.skipIf(!canMountTmpfs())(
+    'storage: a full disk (tmpfs) refuses the move; it ends once the move is written, by itself',
+    async () => {
+      const mnt = mkdtempSync(join(tmpdir(), 'xqboard-alerts-full-'));
+      expect(mountTmpfs(mnt)).toBe(true);
+      try {
+        await withRig(
+          {},
+          async (r) => {
+            const disk = fillTmpfs(mnt);
+            // What was left in the journal's last page takes a few moves; then one is refused.
+            const line = ['a0a2', 'g9i7', 'a3a4', 'h7d7', 'f0e1', 'b7a7', 'a2a0', 'e9e8', 'e0f0', 'e8e7'];
+            let refused: string | undefined;
+            for (const move of line) {
+              const answer = await r.request('board/simulate', { move });
+              if (answer.status === 'error') {
+                expect(answer).toMatchObject({
+                  code: 'refused',
+                  error: expect.stringMatching(/storage: .*ENOSPC.*free space/),
+                });
+                refused = move;
+                break;
+              }
+            }
+            expect(refused).toBeDefined();
+            await seenActive(r, 'storage');
+            const announced = () => r.viewer.json(`${BASE}/board1/move`).map((m) => m.iccs);
+            expect(announced()).not.toContain(refused);
+            disk.free();
+            await vi.waitFor(() => expect(announced()).toContain(refused), WAIT);
+            await seenEnded(r, 'storage');
+          },
+          join(mnt, 'games'),
+        );
+      } finally {
+        unmount(mnt);
+        rmSync(mnt, { recursive: true, force: true });
+      }
+    },
     60_000,
   );
 });

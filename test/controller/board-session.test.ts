@@ -18,6 +18,7 @@ import { BoardSimulator } from '../../src/sensors/simulator.js';
 import type { SensorListener, SensorSource } from '../../src/sensors/source.js';
 import { runSensorEvents } from '../../src/tracker/run.js';
 import { ManualClock } from '../../src/util/clock.js';
+import { playMove as play } from '../helpers/sim-session.js';
 
 const MATE_IN_ONE = '4k4/8R/9/9/9/9/9/9/9/R2K5 w - - 0 1';
 
@@ -97,17 +98,6 @@ function rig(position?: string, clock = new ManualClock(1_000_000), withClock = 
     journalAtAnnounce.push(state.ok ? state.value.moves.map((m) => m.iccs) : []);
   });
   return { clock, sim, session, events, journalAtAnnounce };
-}
-
-/** A hand playing a move: lift, (captured piece aside), set down, then the players' pace. */
-function play(r: Rig, iccs: string): void {
-  const m = parseIccs(iccs);
-  if (!m.ok) throw new Error(iccs);
-  expect(r.sim.lift(m.value.from).ok).toBe(true);
-  r.clock.advance(120);
-  if (r.sim.pieceAt(m.value.to)) r.sim.remove(m.value.to);
-  expect(r.sim.place(m.value.to).ok).toBe(true);
-  r.clock.advance(500);
 }
 
 /** Lets the simulated time run `ms`, in steps, with the promises between them settled. */

@@ -135,14 +135,22 @@ describe('serial source: handshake and traffic', { timeout: 15_000 }, () => {
     await log.next('link', (e) => e.up);
   });
 
-  it('refuses a board of another protocol version, without retrying', async () => {
-    const { clock, source, log } = setUp({ proto: 2 });
+  it('refuses a board of another protocol version, says why, and tries again like any fault', async () => {
+    const { clock, sim, source, log } = setUp({ proto: 2 });
     await source.start();
     expect(log.of('link')).toEqual([
       expect.objectContaining({ up: false, reason: expect.stringMatching(/protocol 2/) }),
     ]);
-    expect(clock.pending()).toEqual([]);
     expect(log.of('snapshot')).toEqual([]);
+    expect(clock.pending()).toEqual([250]);
+    // Still the wrong firmware at the next try: refused again, the wait grows.
+    clock.advance(250);
+    await until(() => source.health().openAttempts === 2 && clock.pending().includes(500));
+    // The right firmware is flashed: the next try connects.
+    sim.proto = 1;
+    clock.advance(500);
+    await log.latestOrNext('link', (e) => e.up);
+    expect(source.health().board).toMatchObject({ proto: 1 });
   });
 
   it('refuses a colour board configured as occupancy', async () => {

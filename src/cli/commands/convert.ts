@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   CHINESE_DEFAULT,
@@ -34,8 +34,13 @@ export function styleOption(wxfStyle: string | undefined, blackDigits: string | 
 }
 
 /** Writes to a file, waiting for the stream when its buffer is full (memory stays flat). */
-async function write(out: WriteStream, text: string): Promise<void> {
-  if (!out.write(text)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+async function write(out: WriteStream, text: string, failed: () => Error | undefined): Promise<void> {
+  if (out.write(text) || failed()) return;
+  // A stream that fails never drains: its error ends the wait too.
+  await new Promise<void>((resolve) => {
+    out.once('drain', () => resolve());
+    out.once('error', () => resolve());
+  });
 }
 
 export const convertCommand: Command = {
@@ -72,8 +77,20 @@ Exit status 0 when every game converted, 2 when a game or the file could not be 
     const notation = notationOption(values.to, 'iccs');
     const style = styleOption(values['wxf-style'], values['black-digits']);
     const input = positionals[0]!;
+    if (input !== '-') {
+      let isDir = false;
+      try {
+        isDir = statSync(input).isDirectory();
+      } catch (e) {
+        io.err(`xqboard convert: cannot read ${input}: ${(e as Error).message}`);
+        return 2;
+      }
+      if (isDir) {
+        io.err(`xqboard convert: cannot read ${input}: it is a directory (give a PGN file)`);
+        return 2;
+      }
+    }
     const source = input === '-' ? process.stdin : createReadStream(input);
-    const out = values.output ? createWriteStream(values.output) : undefined;
     const opened = new Promise<void>((resolve, reject) => {
       source.once('error', reject);
       if (source === process.stdin) resolve();
@@ -85,23 +102,66 @@ Exit status 0 when every game converted, 2 when a game or the file could not be 
       io.err(`xqboard convert: cannot read ${input}: ${(e as Error).message}`);
       return 2;
     }
+    // The output is opened before anything is read: a path that cannot be written is said at once.
+    let out: WriteStream | undefined;
+    let outFailed: Error | undefined;
+    if (values.output) {
+      const stream = createWriteStream(values.output);
+      stream.on('error', (e) => {
+        outFailed ??= e;
+      });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          stream.once('open', () => resolve());
+          stream.once('error', reject);
+        });
+      } catch (e) {
+        if (source !== process.stdin) (source as { destroy(): void }).destroy();
+        io.err(`xqboard convert: cannot write ${values.output}: ${(e as Error).message}`);
+        return 2;
+      }
+      out = stream;
+    }
     let converted = 0;
     let failed = 0;
     let encoding = '';
-    for await (const game of readPgnStream(source, (e) => {
-      encoding = e;
-    })) {
-      if (!game.ok) {
-        failed++;
-        io.err(`xqboard convert: ${input}: ${game.error.message}`);
-        continue;
+    try {
+      for await (const game of readPgnStream(source, (e) => {
+        encoding = e;
+      })) {
+        if (outFailed) break;
+        if (!game.ok) {
+          failed++;
+          io.err(`xqboard convert: ${input}: ${game.error.message}`);
+          continue;
+        }
+        const text = writePgn(game.value, { notation, style });
+        if (out) await write(out, (converted ? '\n' : '') + text, () => outFailed);
+        else io.out((converted ? '\n' : '') + text.replace(/\n$/, ''));
+        converted++;
       }
-      const text = writePgn(game.value, { notation, style });
-      if (out) await write(out, (converted ? '\n' : '') + text);
-      else io.out((converted ? '\n' : '') + text.replace(/\n$/, ''));
-      converted++;
+    } catch (e) {
+      out?.destroy();
+      io.err(`xqboard convert: cannot read ${input}: ${(e as Error).message}`);
+      return 2;
     }
-    if (out) await new Promise<void>((resolve) => out.end(() => resolve()));
+    if (out && !outFailed) {
+      const stream = out;
+      // Written to the end (finish) or failed (error): success is said only after the former.
+      await new Promise<void>((resolve) => {
+        stream.once('finish', () => resolve());
+        stream.once('error', (e) => {
+          outFailed ??= e;
+          resolve();
+        });
+        stream.end();
+      });
+    }
+    if (outFailed) {
+      out?.destroy();
+      io.err(`xqboard convert: cannot write ${values.output}: ${outFailed.message}`);
+      return 2;
+    }
     io.err(
       `converted ${converted} game(s) to ${notation}${failed ? `, ${failed} unreadable` : ''} (${input}: ${encoding || 'empty'})`,
     );

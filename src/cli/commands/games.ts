@@ -71,9 +71,11 @@ function list(dir: string, json: boolean, io: CliIo): number {
       warnings: s.warnings,
     };
   });
+  // The games that can be read are listed; an unreadable journal makes the exit status 2.
+  const status = rows.some((row) => 'error' in row) ? 2 : 0;
   if (json) {
     for (const row of rows) io.out(JSON.stringify(row));
-    return 0;
+    return status;
   }
   if (rows.length === 0) {
     io.out(`no games in ${dir}`);
@@ -104,7 +106,7 @@ function list(dir: string, json: boolean, io: CliIo): number {
     if ('error' in row) io.err(`! ${row.error}`);
     else for (const w of row.warnings) io.err(`! ${w}`);
   }
-  return 0;
+  return status;
 }
 
 function show(
@@ -173,7 +175,8 @@ any unique beginning.
 
   list      one line per game: id, start, players, result, plies, status
             (playing, ended, archived); --json: one JSON object a line.
-            Warnings of recovered journals go to standard error.
+            Warnings of recovered journals go to standard error; a journal
+            that cannot be read is named there, and the exit status is 2.
   show      the board as a 9×10 grid (Red upper case, Black lower case, last
             move in brackets) after ply N (default: the last), then the moves.
   export    the games as PGN (xqbase convention, clock times as [%clk]).
@@ -216,8 +219,14 @@ any unique beginning.
           : ids.map((id) => findGame(dir, id));
         const notation = notationOption(values.to, 'iccs');
         const text = states.map((s) => writePgn(gameOrThrow(s), { notation, style })).join('\n');
-        if (values.output) writeFileSync(values.output, text);
-        else if (text !== '') io.out(text.replace(/\n$/, ''));
+        if (values.output) {
+          try {
+            writeFileSync(values.output, text);
+          } catch (e) {
+            io.err(`xqboard games: cannot write ${values.output}: ${(e as Error).message}`);
+            return 2;
+          }
+        } else if (text !== '') io.out(text.replace(/\n$/, ''));
         return 0;
       }
       default:

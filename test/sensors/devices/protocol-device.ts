@@ -42,6 +42,11 @@ export class ProtocolDevice {
   private uptime = 0;
   private readonly presses = { red: 0, black: 0 };
 
+  /** Another firmware flashed (or another board plugged in): the next INFO says this version. */
+  set proto(version: number) {
+    this.options.proto = version;
+  }
+
   constructor(private readonly options: ProtocolDeviceOptions = {}) {
     this.cells = options.cells ?? EMPTY_CELLS;
     this.link = new DeviceLink(
