@@ -9,7 +9,8 @@ import type { BoardConfig, EngineConfig, GameConfig, TrackerConfig } from '../co
 import { configSchema } from '../config/schema.js';
 import { Game, type GameOptions } from '../game/game.js';
 import { makeChinese, makeWxf } from '../notation/index.js';
-import { type Color, opposite, parseIccs } from '../rules/index.js';
+import { type Color, makeSquareName, opposite, parseIccs } from '../rules/index.js';
+import { SensorHealth } from '../sensors/health.js';
 import { BoardSimulator, SimulatedHand } from '../sensors/simulator.js';
 import type { SensorEvent, SensorSource, SourceHealth } from '../sensors/source.js';
 import type { TrackerOptions } from '../tracker/machine.js';
@@ -60,6 +61,15 @@ export interface BoardSessionOptions {
 /** Setup: waiting for the board to show the game's position; playing; over (archived). */
 export type SessionPhase = 'setup' | 'playing' | 'over';
 
+/** A board's health, as `bridge/health` answers it. */
+export interface BoardHealth extends SourceHealth {
+  readonly sensors: {
+    readonly snapshots: number;
+    readonly suspectedDead: readonly { readonly square: string; readonly reads: 'empty' | 'occupied' }[];
+    readonly flickering: readonly { readonly square: string; readonly flickers: number }[];
+  };
+}
+
 export type { HintAnswer, Opponent } from './engine-play.js';
 
 export class BoardSession {
@@ -84,6 +94,7 @@ export class BoardSession {
   };
   private actor: Actor<typeof sessionMachine> | undefined;
   private unsubscribeSource: (() => void) | undefined;
+  private readonly sensorHealth = new SensorHealth();
   private cancelTick: (() => void) | undefined;
   private offMoves: (() => void) | undefined;
 
@@ -198,8 +209,24 @@ export class BoardSession {
     return this.actor?.getSnapshot().value;
   }
 
-  health(): SourceHealth {
-    return this.source.health();
+  /**
+   * The link's health, and the sensors': a square the move reader suspects dead (the standing
+   * `sensor_fault` alert) and the squares that flicker (a loose magnet, a bad joint).
+   */
+  health(): BoardHealth {
+    const report = this.sensorHealth.report();
+    const fault = this.core.alerts.list().find((a) => a.kind === 'sensor_fault');
+    return {
+      ...this.source.health(),
+      sensors: {
+        snapshots: report.snapshots,
+        suspectedDead: fault?.square ? [{ square: fault.square, reads: fault.reads ?? 'empty' }] : [],
+        flickering: report.flickering.map((sq) => ({
+          square: makeSquareName(sq),
+          flickers: report.points[sq]!.flickers,
+        })),
+      },
+    };
   }
 
   view(): GameView {
@@ -320,8 +347,8 @@ export class BoardSession {
 
   private onSensor(e: SensorEvent): void {
     if (e.type === 'link') {
-      if (e.up) this.logger.info(`board ${this.id}: link up`);
-      else this.logger.warn(`board ${this.id}: link down${e.reason ? `: ${e.reason}` : ''}`);
+      if (e.up) this.logger.info('link up');
+      else this.logger.warn(`link down${e.reason ? `: ${e.reason}` : ''}`);
       // The link going down as the session stops is still announced.
       this.bus.emit('board.availability', {
         board: this.id,
@@ -332,6 +359,7 @@ export class BoardSession {
       return;
     }
     if (!this.actor) return;
+    this.sensorHealth.feed(e);
     if (e.type === 'snapshot') {
       this.core.see(e.cells);
       this.core.recorder.log(e);

@@ -276,6 +276,8 @@ export class SerialSource implements SensorSource {
       if (skipped !== 0) {
         this.counts.sequenceGaps++;
         this.counts.lostFrames += skipped;
+        // A lost frame may have held a change: the whole state now, not at the next heartbeat.
+        if (this.handshaken) this.write({ type: 'get_snapshot' });
       }
     }
     this.lastSeq = seq;

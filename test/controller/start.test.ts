@@ -124,8 +124,10 @@ describe('xqboard start', () => {
       );
       expect(await run.exit).toBe(0);
       const lines = logLines(run);
-      // The last line before the exit is there (the log is written synchronously).
-      expect(lines.at(-1)).toMatchObject({ msg: 'stopping (SIGTERM)', signal: 'SIGTERM' });
+      // The last lines before the exit are there (the log is written synchronously): the stop,
+      // then the board's link going down.
+      expect(lines.at(-2)).toMatchObject({ msg: 'stopping (SIGTERM)', signal: 'SIGTERM' });
+      expect(lines.at(-1)).toMatchObject({ msg: 'link down: stopped', board: 'demo' });
       const gameLine = lines.find((l) => /game .* under way/.test(l.msg));
       expect(gameLine).toMatchObject({ board: 'demo', level: 30 });
     } catch (e) {

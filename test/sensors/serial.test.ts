@@ -81,6 +81,8 @@ describe('serial source: handshake and traffic', { timeout: 15_000 }, () => {
     sim.setCells(moved);
     await after;
     expect(source.health()).toMatchObject({ sequenceGaps: 1, lostFrames: 3, badFrames: 0, lostPresses: 0 });
+    // The gap asks the board for its whole state at once (the heartbeat would come a second later).
+    await until(() => sim.commands.some((c) => c.type === 'get_snapshot'));
 
     sim.pressLost('red');
     sim.press('red');
@@ -287,9 +289,13 @@ describe('serial source: fuzzing through the real stack', { timeout: 15_000 }, (
           const good = sim.snapshotFrame();
           sim.sendRaw(noise);
           sim.sendRaw(good);
-          const e = await log.next('snapshot', (s) => s.cells === cells);
+          await log.next('snapshot', (s) => s.cells === cells);
+          // The frames the noise spoiled are a gap in the sequence: the source asks for the whole
+          // state, and the board's answer shows the same cells. Nothing else arrives.
+          await new Promise((r) => setTimeout(r, 10));
           const arrived = log.of('snapshot').slice(before);
-          expect(arrived).toEqual([e]);
+          expect(arrived.length).toBeGreaterThanOrEqual(1);
+          expect(arrived.every((s) => s.cells === cells)).toBe(true);
           const { errors } = source.health();
           expect(Object.values(errors).reduce((a, b) => a + b, 0)).toBe(expectedBad);
         },
