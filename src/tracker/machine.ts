@@ -713,7 +713,14 @@ function setupFault(context: Context): { square: Square; reads: 'empty' | 'occup
 
 function sensorFault(context: Context, square: Square, reads: 'empty' | 'occupied'): MachineEmitted {
   const name = sq(square);
-  const should = context.game.position.colorAt(square) === 0 ? 'empty' : 'occupied';
+  // What the board needs there is the other reading (or, to a colour sensor, the other colour).
+  const wrongColour =
+    reads === 'occupied' &&
+    context.options.sensing === 'colour' &&
+    context.game.position.colorAt(square) !== 0;
+  const what = wrongColour
+    ? 'the wrong colour'
+    : `${reads} (it should read ${reads === 'empty' ? 'occupied' : 'empty'})`;
   return {
     type: 'alert',
     t: context.now(),
@@ -722,7 +729,7 @@ function sensorFault(context: Context, square: Square, reads: 'empty' | 'occupie
       square: name,
       reads,
       message:
-        `the sensor on ${name} always reads ${reads} (it should read ${should}): check the piece there ` +
+        `the sensor on ${name} always reads ${what}: check the piece there ` +
         `stands in the middle of its point, or have the sensor repaired; moves are read from the other squares`,
     },
   };

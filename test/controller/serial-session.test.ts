@@ -55,7 +55,7 @@ describe('a serial board of another protocol version', { timeout: 20_000 }, () =
         online: false,
         reason: expect.stringMatching(/protocol 2/),
       });
-      expect(warnings.some((w) => /board board1: link down: board speaks protocol 2/.test(w))).toBe(true);
+      expect(warnings.some((w) => /^link down: board speaks protocol 2/.test(w))).toBe(true);
       // The right firmware is flashed; the next try (after the backoff) finds it.
       device.proto = 1;
       clock.advance(250);

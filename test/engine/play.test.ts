@@ -26,10 +26,15 @@ const rig = useControllerRig('xqboard-play-');
 
 describe('a game against the engine on the simulated board', () => {
   it('the engine moves are lit and played, a wrong move is refused with the expected move shown, the game is recorded', async () => {
-    const session = await rig.start({}, { driver: 'wled', topic: 'wled/b1' });
+    const strip1 = { name: 'strip1', password: 'l3d', role: 'led', topic: 'wled/b1' } as const;
+    const session = await rig.start({ access: { users: [strip1] } }, { driver: 'wled', topic: 'wled/b1' });
     const controller = rig.controller!;
-    // The LEDs, as the WLED strip sees them (one LED per intersection, a0 first).
-    const leds = connect(`mqtt://127.0.0.1:${rig.mqttPort}`, { reconnectPeriod: 0 });
+    // The LEDs, as the WLED strip sees them (one LED per intersection, a0 first), logged in as one.
+    const leds = connect(`mqtt://127.0.0.1:${rig.mqttPort}`, {
+      reconnectPeriod: 0,
+      username: strip1.name,
+      password: strip1.password,
+    });
     await new Promise<void>((r) => leds.once('connect', () => r()));
     await leds.subscribeAsync('wled/b1/api');
     const strip: string[] = new Array(90).fill('000000');
