@@ -204,9 +204,13 @@ export function judge(input: ReaderInput): Verdict {
   // a piece the side to move holds): a knocked piece does not become a capture by being near one.
   const fewest = Math.min(...fits.map((e) => e.strays));
   const least = fits.filter((e) => e.strays === fewest);
+  // (Only when the capture's own piece may be one the last move knocked: one that left next to it
+  // as it landed. A capture made in its turn stays the better story.)
   const knocked = (e: Explanation): boolean =>
     e.strays === fewest + 1 && e.hidden === 0 && e.strayAt.every((sq) => byHand(input, e, sq, ctx));
-  fits = least.every((e) => e.hidden > 0) ? [...least, ...fits.filter(knocked)] : least;
+  const doubtful = (e: Explanation): boolean =>
+    e.hidden > 0 && e.line.length > 0 && knockedByLast(input, e.line[0]!.from, ctx);
+  fits = least.every(doubtful) ? [...least, ...fits.filter(knocked)] : least;
 
   if (fits.length > 0) {
     const verdict = decide(input, fits);
@@ -527,9 +531,7 @@ function byHand(input: ReaderInput, e: Explanation, sq: Square, ctx: Ctx): boole
   // (The moved pieces themselves are not knocked neighbours.)
   const last = input.previous?.move;
   if (sq === last?.to || e.line.some((m) => m.to === sq)) return false;
-  const landedBy = (to: Square): number => (ctx.evidence.changedAt[to] ?? 0) + KNOCK_AFTER_LANDING_MS;
-  if (last && input.previous!.position.colorAt(last.to) === 0 && (near(sq, last.from) || near(sq, last.to)))
-    if (left <= landedBy(last.to)) return true;
+  if (knockedByLast(input, sq, ctx)) return true;
   for (const m of e.line) {
     const began = first.get(m.from);
     if (began !== undefined && left >= began && (near(sq, m.from) || near(sq, m.to))) return true;
@@ -538,6 +540,16 @@ function byHand(input: ReaderInput, e: Explanation, sq: Square, ctx: Ctx): boole
     const began = first.get(h);
     return h !== sq && e.strayAt.indexOf(h) < 0 && near(sq, h) && began !== undefined && left >= began;
   });
+}
+
+/** Did the piece on `sq` leave next to the last move, before it landed or just after? */
+function knockedByLast(input: ReaderInput, sq: Square, ctx: Ctx): boolean {
+  const left = (ctx.evidence.firstLifted ?? ctx.evidence.lifted).get(sq);
+  const last = input.previous?.move;
+  if (left === undefined || !last || sq === last.to) return false;
+  if (input.previous!.position.colorAt(last.to) !== 0 || !(near(sq, last.from) || near(sq, last.to)))
+    return false;
+  return left <= (ctx.evidence.changedAt[last.to] ?? 0) + KNOCK_AFTER_LANDING_MS;
 }
 
 /** Do two moves go the same way along one file or rank? */
