@@ -91,10 +91,21 @@ export const ledsSchema = z.discriminatedUnion('driver', [
   z.strictObject({ driver: z.literal('serial'), brightness: z.int().min(0).max(255).default(255) }),
 ]);
 
+/** A player of a board (event metadata: PGN tags, the retained `position`, the page). */
+export const playerSchema = z.strictObject({
+  name: z.string().min(1).max(100),
+  rating: z.int().min(0).max(4000).optional(),
+  team: z.string().min(1).max(100).optional(),
+});
+
 export const boardSchema = z.strictObject({
   id: boardId,
   source: sourceSchema,
   leds: ledsSchema.optional(),
+  /** The board's number in the round (overview order; PGN `BoardNumber`). */
+  number: z.int().min(1).max(10_000).optional(),
+  red: playerSchema.optional(),
+  black: playerSchema.optional(),
 });
 
 export const mqttSchema = z.strictObject({
@@ -177,6 +188,33 @@ export const webSchema = z.strictObject({
   port: port.default(8080),
 });
 
+/** The event the boards are played in (PGN `Event`, `Site`, `Round`); an arbiter may change it (`event/meta`). */
+export const eventSchema = z.strictObject({
+  name: z.string().min(1).max(200).optional(),
+  site: z.string().min(1).max(200).optional(),
+  round: z.string().min(1).max(50).optional(),
+});
+
+export const broadcastSchema = z.strictObject({
+  /** Everything public (the public MQTT topics, the live PGN, the viewer page) this many minutes late. */
+  delayMinutes: z
+    .number()
+    .min(0)
+    .max(24 * 60)
+    .default(0),
+  /** Base of the public topics (default: `<mqtt.baseTopic>/public`): a bridge forwards only these. */
+  publicTopic: z
+    .string()
+    .regex(/^[^#+]+$/, 'must not contain MQTT wildcards (# or +)')
+    .optional(),
+});
+
+export const homeAssistantSchema = z.strictObject({
+  /** Publish Home Assistant MQTT discovery (retained `<prefix>/…/config`). */
+  enabled: z.boolean().default(false),
+  prefix: z.string().min(1).default('homeassistant'),
+});
+
 const DEFAULT_BOARDS = [{ id: 'board1', source: { driver: 'simulator' as const } }];
 
 export const configSchema = z
@@ -187,11 +225,22 @@ export const configSchema = z
     tracker: trackerSchema.prefault({}),
     archive: archiveSchema.prefault({}),
     web: webSchema.prefault({}),
+    event: eventSchema.prefault({}),
+    broadcast: broadcastSchema.prefault({}),
+    homeAssistant: homeAssistantSchema.prefault({}),
   })
   .superRefine((config, ctx) => {
     const ids = new Map<string, number>();
     const ports = new Map<string, number>();
     config.boards.forEach((board, i) => {
+      // `<base>/bridge/…` and the public mirror share the board topics' level.
+      if (board.id === 'bridge' || board.id === 'public') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['boards', i, 'id'],
+          message: `"${board.id}" is a reserved topic level: choose another board id`,
+        });
+      }
       const first = ids.get(board.id);
       if (first !== undefined) {
         ctx.addIssue({
@@ -238,3 +287,5 @@ export type MqttConfig = Config['mqtt'];
 export type GameConfig = Config['game'];
 export type ClockConfig = z.output<typeof clockSchema>;
 export type TrackerConfig = Config['tracker'];
+export type PlayerConfig = z.output<typeof playerSchema>;
+export type EventConfig = Config['event'];

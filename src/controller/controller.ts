@@ -6,11 +6,15 @@
  * stops another: a source that cannot be made is reported and the others run; one that fails to
  * start is retried. One controller per archive folder: the folder is locked first.
  */
+import { DelayedFeed } from '../broadcast/delay.js';
+import { EventMetadata } from '../broadcast/metadata.js';
+import { PublicMirror } from '../broadcast/public.js';
 import type { Config } from '../config/schema.js';
 import { HintEngine } from '../engine/hints.js';
 import { LedsExtension } from '../leds/extension.js';
 import { MqttBridge } from '../mqtt/bridge.js';
 import { type BrokerAddress, type BrokerError, EmbeddedBroker } from '../mqtt/broker.js';
+import { publicBase } from '../mqtt/contract.js';
 import { type ArchiveLock, type ArchiveLockError, lockArchive } from '../record/lock.js';
 import { err, ok, type Result } from '../rules/types.js';
 import type { Clock } from '../sensors/clock.js';
@@ -56,6 +60,9 @@ export interface RunningController {
 export class Controller {
   readonly bus: Bus;
   readonly feed: BoardFeed;
+  /** What the public sees: the feed, the broadcast delay late. */
+  readonly publicFeed: DelayedFeed;
+  readonly metadata: EventMetadata;
   readonly sessions = new Map<string, BoardSession>();
   private readonly logger: Logger;
   private readonly hints = new HintEngine();
@@ -71,6 +78,11 @@ export class Controller {
     );
     this.feed = new BoardFeed(this.bus);
     this.feed.start();
+    const { config } = options;
+    this.metadata = new EventMetadata(config.event, config.boards);
+    this.metadata.onChange((board, meta) => this.sessions.get(board)?.setMeta(meta));
+    this.publicFeed = new DelayedFeed(this.feed, config.broadcast.delayMinutes * 60_000);
+    this.publicFeed.start();
   }
 
   get context(): ControllerContext {
@@ -80,6 +92,8 @@ export class Controller {
       feed: this.feed,
       config: this.options.config,
       logger: this.logger,
+      metadata: this.metadata,
+      publicFeed: this.publicFeed,
     };
   }
 
@@ -158,6 +172,7 @@ export class Controller {
           bus: this.bus,
           logger: this.logger,
           hints: this.hints,
+          boardMeta: this.metadata.of(board.id),
           ...(this.options.clock ? { clock: this.options.clock } : {}),
           ...(this.options.handMs !== undefined ? { handMs: this.options.handMs } : {}),
         }),
@@ -177,6 +192,12 @@ export class Controller {
         mqtt: bridge,
         ...(this.options.clock ? { clock: this.options.clock } : {}),
       }),
+      new PublicMirror(
+        this.context,
+        this.publicFeed,
+        bridge,
+        publicBase(config.mqtt.baseTopic, config.broadcast.publicTopic),
+      ),
       ...(web ? [web] : []),
       ...(this.options.extensions?.(this.context) ?? []),
     ];
@@ -217,6 +238,7 @@ export class Controller {
     await this.broker?.stop();
     this.broker = undefined;
     await this.hints.close();
+    this.publicFeed.stop();
     this.releaseLock();
   }
 

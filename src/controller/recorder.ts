@@ -42,8 +42,17 @@ export class GameRecorder {
   private writer: SensorLogWriter | undefined;
   private pending: string[] = [];
   private lastLogged: Cells | undefined;
+  private meta: Readonly<Record<string, string>>;
 
-  constructor(private readonly options: RecorderOptions) {}
+  constructor(private readonly options: RecorderOptions) {
+    this.meta = options.meta;
+  }
+
+  /** New PGN tags: for the next game, and journaled for the one under way. */
+  updateMeta(meta: Readonly<Record<string, string>>): Result<void, { message: string }> {
+    this.meta = meta;
+    return this.journal ? this.journal.appendMeta({ ...meta, Board: this.options.board }) : ok(undefined);
+  }
 
   get path(): string | undefined {
     return this.journal?.path;
@@ -96,7 +105,7 @@ export class GameRecorder {
   /** Creates the journal of a prepared game (a resumed one has it). */
   begin(id: string, fen: string, startedAt: Date): Result<void, JournalError> {
     if (this.journal) return ok(undefined);
-    const meta = { ...this.options.meta, Board: this.options.board };
+    const meta = { ...this.meta, Board: this.options.board };
     const created = GameJournal.create(this.options.archiveDir, { id, fen, meta, now: startedAt });
     if (!created.ok) return created;
     this.journal = created.value;

@@ -3,7 +3,10 @@
  * when): loading a game to resume, preparing a new one, recording each move before announcing it,
  * ending alerts, closing and archiving a game.
  */
+
+import { pgnTags } from '../broadcast/metadata.js';
 import { Game, type GameOptions } from '../game/game.js';
+import type { BoardMeta } from '../mqtt/contract.js';
 import { makeChinese, makeWxf } from '../notation/index.js';
 import { newGameId } from '../record/journal.js';
 import { parseIccs } from '../rules/iccs.js';
@@ -29,6 +32,8 @@ export interface CoreOptions {
   readonly sensing: Sensing;
   readonly archiveDir: string;
   readonly meta: Readonly<Record<string, string>>;
+  /** Event metadata (players, round…); `setMeta` changes it. */
+  readonly boardMeta?: BoardMeta;
   /** Live: option changes apply to the next reader too. */
   readonly trackerOptions: TrackerOptions;
   readonly gameOptions: GameOptions;
@@ -49,16 +54,31 @@ export class SessionCore implements LifecycleCore {
   private prevCells: Cells | undefined;
   readonly alerts: ActiveAlerts;
   readonly recorder: GameRecorder;
+  private boardMeta: BoardMeta;
 
   constructor(private readonly o: CoreOptions) {
     this.alerts = new ActiveAlerts(o.board, o.bus);
+    this.boardMeta = o.boardMeta ?? {};
     this.recorder = new GameRecorder({
       archiveDir: o.archiveDir,
       board: o.board,
       sensing: o.sensing,
       logger: o.logger,
-      meta: o.meta,
+      meta: this.journalMeta(),
     });
+  }
+
+  /** New event metadata: the game under way (its journal, PGN, position) and the next ones. */
+  setMeta(meta: BoardMeta): void {
+    this.boardMeta = meta;
+    const written = this.recorder.updateMeta(this.journalMeta());
+    if (!written.ok) this.o.logger.warn(`board ${this.o.board}: ${written.error.message}`);
+    if (!this.finalView && this.game)
+      this.o.bus.emit('game.view', { board: this.o.board, view: this.view() });
+  }
+
+  private journalMeta(): Record<string, string> {
+    return { ...this.o.meta, ...pgnTags(this.boardMeta), Board: this.o.board };
   }
 
   /** Game time now. */
@@ -91,6 +111,7 @@ export class SessionCore implements LifecycleCore {
       closedAs: this.closedAs,
       now: this.now(),
       tags: this.tags(),
+      meta: this.boardMeta,
       date: new Date(this.o.wallNow()),
     });
   }
@@ -305,6 +326,7 @@ export class SessionCore implements LifecycleCore {
       closedAs: this.closedAs,
       now: t,
       tags: this.tags(),
+      meta: this.boardMeta,
       date: new Date(this.o.wallNow()),
     });
     this.o.bus.emit('game.over', { board: this.o.board, view: this.finalView });
@@ -323,7 +345,7 @@ export class SessionCore implements LifecycleCore {
   }
 
   private tags(): Record<string, string> {
-    const { Board: _, ...tags } = this.o.meta;
+    const { Board: _, ...tags } = this.journalMeta();
     return tags;
   }
 }

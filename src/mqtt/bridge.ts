@@ -41,6 +41,8 @@ export class MqttBridge implements Extension, MqttPublisher {
   private readonly bridge: ReturnType<typeof bridgeTopics>;
   /** Topics other extensions listen to (`subscribe`). */
   private readonly listeners = new Map<string, Set<(payload: Buffer) => void>>();
+  /** Called on every (re)connect, after the retained state went out again. */
+  private readonly connected = new Set<() => void>();
 
   constructor(
     private readonly context: ControllerContext,
@@ -107,6 +109,14 @@ export class MqttBridge implements Extension, MqttPublisher {
     });
   }
 
+  onConnected(listener: () => void): () => void {
+    this.connected.add(listener);
+    if (this.client?.connected) listener();
+    return () => {
+      this.connected.delete(listener);
+    };
+  }
+
   subscribe(topic: string, handler: (payload: Buffer) => void): () => void {
     let set = this.listeners.get(topic);
     if (!set) {
@@ -152,6 +162,7 @@ export class MqttBridge implements Extension, MqttPublisher {
     this.client?.subscribe(this.bridge.requestWildcard, { qos: 1 }, (e) => {
       if (e) this.context.logger.error(`mqtt: cannot subscribe to requests: ${e.message}`);
     });
+    for (const l of [...this.connected]) l();
   }
 
   // --- in: requests → the controller's request API ---------------------------------------------

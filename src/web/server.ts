@@ -23,6 +23,7 @@ import type { RequestName, ResponsePayload } from '../mqtt/contract.js';
 import { positionPayload } from '../mqtt/payloads.js';
 import { type CodedError, err, ok, type Result } from '../rules/types.js';
 import type { BoardSnapshot, BoardsResponse } from './events.js';
+import { LivePgn } from './live-pgn.js';
 
 export type WebServerErrorCode = 'port_in_use' | 'listen_failed';
 export interface WebServerError extends CodedError<WebServerErrorCode> {
@@ -74,11 +75,15 @@ export class WebServer implements Extension {
   private unsubscribeFeed: (() => void) | undefined;
   private ping: NodeJS.Timeout | undefined;
   private eventId = 0;
+  private readonly livePgn: LivePgn | undefined;
 
   constructor(
     private readonly context: ControllerContext,
     private readonly options: WebServerOptions,
-  ) {}
+  ) {
+    const feed = context.publicFeed;
+    this.livePgn = feed && new LivePgn(feed, () => [...context.sessions.keys()], context.metadata);
+  }
 
   /** Opens the port (before the boards start, so a port in use stops the controller early). */
   async listen(): Promise<Result<WebAddress, WebServerError>> {
@@ -158,6 +163,7 @@ export class WebServer implements Extension {
       const action = /^\/api\/boards\/([^/]+)\/([a-z]+)$/.exec(path);
       const request = /^\/api\/request\/(.+)$/.exec(path);
       if (streaming) this.events(req, res);
+      else if (reading && this.livePgn && LivePgn.handles(path)) this.livePgn.serve(req, res, path);
       else if (reading && path === '/api/boards') this.json(res, { status: 200, body: this.boards() });
       else if (reading && asset) this.asset(res, asset);
       else if ((action || request) && req.method !== 'POST') {
