@@ -5,8 +5,9 @@
  */
 import { createServer, type Server } from 'node:net';
 import { Aedes } from 'aedes';
-import { createWebSocketStream, WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
 import { type CodedError, err, ok, type Result } from '../rules/types.js';
+import { WebSocketDuplex } from './ws-transport.js';
 
 export type BrokerErrorCode = 'port_in_use' | 'listen_failed';
 export interface BrokerError extends CodedError<BrokerErrorCode> {
@@ -78,7 +79,8 @@ export class EmbeddedBroker {
       this.ws = ws.value.server;
       wsPort = ws.value.port;
       this.ws.on('connection', (socket, request) => {
-        const stream = createWebSocketStream(socket);
+        // One WebSocket frame per tick of writes, not one per write (ws-transport.ts).
+        const stream = new WebSocketDuplex(socket);
         stream.on('error', () => socket.terminate());
         aedes.handle(stream, request);
       });
