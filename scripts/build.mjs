@@ -7,6 +7,7 @@ await build({
   entryPoints: {
     xqboard: 'src/cli/main.ts',
     bench: 'bench/main.ts',
+    'fanout-viewers': 'bench/fanout-viewers.ts',
     'real-play': 'scripts/real-play.ts',
     'hint-worker': 'src/engine/hint-worker.ts',
   },
