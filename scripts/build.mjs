@@ -26,8 +26,9 @@ await build({
 
 // The web page (src/web/server.ts serves dist/web/): its script, with the rules and the notation
 // it shares with the controller, bundled for the browser; the HTML and CSS as they are.
+// The viewer page (viewer.html) takes mqtt.js's browser build (its package's `browser` export).
 await build({
-  entryPoints: { app: 'src/web/page/app.ts' },
+  entryPoints: { app: 'src/web/page/app.ts', viewer: 'src/web/page/viewer.ts' },
   outdir: 'dist/web',
   bundle: true,
   platform: 'browser',
@@ -37,4 +38,5 @@ await build({
   logLevel: 'warning',
 });
 mkdirSync('dist/web', { recursive: true });
-for (const file of ['index.html', 'style.css']) cpSync(`src/web/page/${file}`, `dist/web/${file}`);
+for (const file of ['index.html', 'viewer.html', 'style.css'])
+  cpSync(`src/web/page/${file}`, `dist/web/${file}`);

@@ -140,6 +140,10 @@ export class Controller {
         port: this.options.listen?.webPort ?? config.web.port,
         version: VERSION,
         ...(this.options.host !== undefined ? { host: this.options.host } : {}),
+        viewer: {
+          base: publicBase(config.mqtt.baseTopic, config.broadcast.publicTopic),
+          ...(address?.wsPort !== undefined ? { wsPort: address.wsPort } : {}),
+        },
       });
       const listening = await web.listen();
       if (!listening.ok) {

@@ -39,6 +39,8 @@ export interface WebServerOptions {
   /** Where index.html, style.css and app.js are (default: the package's dist/web). */
   readonly assetsDir?: string;
   readonly version?: string;
+  /** What the viewer page (viewer.html) reads from `viewer.json`: the broker's WebSocket port, the public base. */
+  readonly viewer?: { readonly wsPort?: number; readonly base: string };
 }
 
 export interface WebAddress {
@@ -51,6 +53,8 @@ const ASSETS: Readonly<Record<string, { file: string; type: string }>> = {
   '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
   '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
   '/app.js.map': { file: 'app.js.map', type: 'application/json; charset=utf-8' },
+  '/viewer.html': { file: 'viewer.html', type: 'text/html; charset=utf-8' },
+  '/viewer.js': { file: 'viewer.js', type: 'text/javascript; charset=utf-8' },
 };
 
 const BODY_LIMIT = 16 * 1024;
@@ -165,6 +169,8 @@ export class WebServer implements Extension {
       if (streaming) this.events(req, res);
       else if (reading && this.livePgn && LivePgn.handles(path)) this.livePgn.serve(req, res, path);
       else if (reading && path === '/api/boards') this.json(res, { status: 200, body: this.boards() });
+      else if (reading && path === '/viewer.json')
+        this.json(res, { status: 200, body: this.options.viewer ?? {} });
       else if (reading && asset) this.asset(res, asset);
       else if ((action || request) && req.method !== 'POST') {
         res.setHeader('allow', 'POST');

@@ -6,9 +6,12 @@
  * and clocks; one joining late sees the whole games; broker restarts (venue, then public) leave
  * them whole.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import { Controller } from '../../src/controller/controller.js';
@@ -22,7 +25,14 @@ const GAMES: Record<string, string[]> = {
   b2: ['c3c4', 'b9c7', 'b2c2', 'a9b9'],
 };
 
+const CHROMIUM = '/usr/bin/chromium';
+const WEB_DIR = fileURLToPath(new URL('../../dist/web/', import.meta.url));
+
 let venue: RunningMosquitto;
+let browser: Browser;
+/** The built viewer page on a plain static file server, as any web host would serve it. */
+let statics: Server;
+let staticUrl: string;
 let pub: RunningMosquitto;
 const controllers = new Map<string, Controller>();
 const dirs: string[] = [];
@@ -116,16 +126,65 @@ beforeAll(async () => {
       'topic ev/public/# out 1',
     ].join('\n'),
   });
+  statics = createServer((req, res) => {
+    const name = new URL(req.url ?? '/', 'http://x').pathname.slice(1) || 'viewer.html';
+    const file = join(WEB_DIR, name);
+    if (!/^[a-z.]+$/.test(name) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    const types: Record<string, string> = {
+      '.html': 'text/html',
+      '.js': 'text/javascript',
+      '.css': 'text/css',
+    };
+    res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  await new Promise<void>((r) => statics.listen(0, '127.0.0.1', r));
+  const address = statics.address();
+  staticUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
+  });
   await startController('b1', 1, ['Hu Ronghua', 'Yang Guanlin']);
   await startController('b2', 2, ['Xu Tianhong', 'Lü Qin']);
 });
 
 afterAll(async () => {
+  await browser?.close();
+  await new Promise((r) => statics?.close(r));
   for (const c of controllers.values()) await c.stop();
   await venue?.stop();
   await pub?.stop();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
+
+/** The viewer page in Chromium, 390 px wide like a phone, on the public broker. */
+async function openViewer(query = ''): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${staticUrl}/viewer.html?broker=ws://127.0.0.1:${pub.wsPort}&base=ev/public${query}`);
+  return { page, errors };
+}
+
+/** The moves a viewer page shows for a board (its page), by their ICCS. */
+async function pageMoves(page: Page): Promise<string[]> {
+  return page
+    .locator('.vmoves [data-iccs]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-iccs')!));
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 describe('venue broker bridged to a public broker', () => {
   it('viewers see both games exactly, late, whole, with players and clocks; late joiners and restarts too', async () => {
@@ -135,6 +194,7 @@ describe('venue broker bridged to a public broker', () => {
     viewer.client.on('message', (topic, payload) => {
       if (payload.length > 0 && !arrived.has(topic)) arrived.set(topic, Date.now());
     });
+    const overview = await openViewer();
     const [b1, b2] = await Promise.all([
       play('b1', GAMES.b1!.slice(0, 2)),
       play('b2', GAMES.b2!.slice(0, 2)),
@@ -179,7 +239,34 @@ describe('venue broker bridged to a public broker', () => {
     await play('b2', GAMES.b2!.slice(2));
     await viewer.until('both whole after the public restart', whole(viewer, GAMES), 30_000);
 
+    // The page open all along (it reconnected by itself): both boards, whole, with players and clocks.
+    const card = (b: string) => overview.page.locator(`.vcard[data-board="${b}"]`);
+    await waitFor(
+      'the overview, whole',
+      async () =>
+        (await card('b1').getAttribute('data-ply')) === '4' &&
+        (await card('b2').getAttribute('data-ply')) === '4',
+    );
+    expect(await card('b1').locator('.players').textContent()).toContain('Hu Ronghua');
+    expect(await card('b2').locator('.players').textContent()).toContain('Lü Qin');
+    expect(await card('b1').locator('.vclock').count()).toBe(2);
+    expect(await card('b1').locator('.piece').count()).toBe(32);
+    // It fits a 390 px phone: nothing wider than the screen.
+    expect(await overview.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(overview.errors).toEqual([]);
+
     // A viewer joining late sees both games whole, from the retained messages alone.
+    const boardPage = await openViewer('&board=b2');
+    await waitFor('the board page, whole', async () => (await pageMoves(boardPage.page)).length === 4);
+    expect(await pageMoves(boardPage.page)).toEqual(GAMES.b2);
+    expect(await boardPage.page.locator('.vboardpage .players').allTextContents()).toEqual([
+      expect.stringContaining('Lü Qin'),
+      expect.stringContaining('Xu Tianhong'),
+    ]);
+    expect(await boardPage.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    expect(boardPage.errors).toEqual([]);
     const late = await Recorder.connect(pub.url, ['ev/public/#']);
     await late.until('both games whole for a late viewer', whole(late, GAMES), 20_000);
     expect(gamesSeen(late).b2!.moves).toEqual(controllers.get('b2')!.sessions.get('b2')!.view().moves);
