@@ -19,14 +19,7 @@ import { makeMove, type NotationName } from '../../notation/index.js';
 import { parseFen } from '../../rules/fen.js';
 import { makeIccs, parseIccs } from '../../rules/iccs.js';
 import { Position } from '../../rules/position.js';
-import {
-  type Color,
-  makeSquareName,
-  type Piece,
-  parseSquare,
-  type Role,
-  type Square,
-} from '../../rules/types.js';
+import { makeSquareName, type Piece, parseSquare, type Square } from '../../rules/types.js';
 import { type BoardSnapshot, type BoardsResponse, WEB_TOPICS, type WebEvent } from '../events.js';
 import { GLYPH } from './glyphs.js';
 

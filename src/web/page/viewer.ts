@@ -140,14 +140,14 @@ function boardSvg(fen: string, last: string | null, small: boolean): string {
   return `<svg class="vboard${small ? ' small' : ''}" viewBox="0 0 ${W} ${H}" role="img" aria-label="board">${parts.join('')}</svg>`;
 }
 
-const escape = (s: string): string =>
+const html = (s: string): string =>
   s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
 function player(b: BoardView, side: Color): string {
   const p = b.game?.meta[side];
   if (!p) return `<span class="player ${side}">?</span>`;
   const extra = [p.rating, p.team].filter((v) => v !== undefined).join(', ');
-  return `<span class="player ${side}">${escape(p.name)}${extra ? ` <small>(${escape(String(extra))})</small>` : ''}</span>`;
+  return `<span class="player ${side}">${html(p.name)}${extra ? ` <small>(${html(String(extra))})</small>` : ''}</span>`;
 }
 
 function clockText(ms: number): string {
@@ -200,7 +200,7 @@ function render(): void {
     const b = boards.get(only);
     main.className = 'vsingle';
     if (!b) {
-      main.innerHTML = `<p class="vwait">Waiting for board ${escape(only)}…</p>`;
+      main.innerHTML = `<p class="vwait">Waiting for board ${html(only)}…</p>`;
       return;
     }
     const moves = movesOf(b);
@@ -209,20 +209,20 @@ function render(): void {
       const red = moves[i]!;
       const black = moves[i + 1];
       rows.push(
-        `<li><span class="n">${i / 2 + 1}.</span> <span data-iccs="${red.iccs}">${escape(red.zh)}</span>` +
-          (black ? ` <span data-iccs="${black.iccs}">${escape(black.zh)}</span>` : '') +
+        `<li><span class="n">${i / 2 + 1}.</span> <span data-iccs="${red.iccs}">${html(red.zh)}</span>` +
+          (black ? ` <span data-iccs="${black.iccs}">${html(black.zh)}</span>` : '') +
           '</li>',
       );
     }
     main.innerHTML =
       `<a class="back" href="${link(null)}">← all boards</a>` +
-      `<section class="vboardpage" data-board="${escape(b.id)}" data-ply="${moves.length}">` +
-      `<h2>Board ${b.game?.meta.number ?? escape(b.id)}</h2>` +
+      `<section class="vboardpage" data-board="${html(b.id)}" data-ply="${moves.length}">` +
+      `<h2>Board ${b.game?.meta.number ?? html(b.id)}</h2>` +
       `<div class="players">${player(b, 'black')}</div>` +
       boardSvg(b.status?.fen ?? b.game?.startFen ?? '', b.status?.lastMove ?? null, false) +
       `<div class="players">${player(b, 'red')}</div>` +
       clocks(b) +
-      `<p class="vresult">${escape(resultText(b))}</p>` +
+      `<p class="vresult">${html(resultText(b))}</p>` +
       `<ol class="vmoves">${rows.join('')}</ol></section>`;
     return;
   }
@@ -232,12 +232,12 @@ function render(): void {
       const moves = movesOf(b);
       const last = moves.at(-1);
       return (
-        `<a class="vcard" href="${link(b.id)}" data-board="${escape(b.id)}" data-ply="${moves.length}">` +
-        `<div class="vtitle">Board ${b.game?.meta.number ?? escape(b.id)}${b.availability?.state === 'offline' ? ' <em>offline</em>' : ''}</div>` +
+        `<a class="vcard" href="${link(b.id)}" data-board="${html(b.id)}" data-ply="${moves.length}">` +
+        `<div class="vtitle">Board ${b.game?.meta.number ?? html(b.id)}${b.availability?.state === 'offline' ? ' <em>offline</em>' : ''}</div>` +
         `<div class="players">${player(b, 'red')}${player(b, 'black')}</div>` +
         boardSvg(b.status?.fen ?? b.game?.startFen ?? '', b.status?.lastMove ?? null, true) +
         clocks(b) +
-        `<div class="vlast">${last ? `${last.ply}. ${escape(last.zh)}` : ''} <span class="vresult">${escape(resultText(b))}</span></div>` +
+        `<div class="vlast">${last ? `${last.ply}. ${html(last.zh)}` : ''} <span class="vresult">${html(resultText(b))}</span></div>` +
         '</a>'
       );
     })
