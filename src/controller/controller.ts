@@ -15,6 +15,7 @@ import { LedsExtension } from '../leds/extension.js';
 import { MqttBridge } from '../mqtt/bridge.js';
 import { type BrokerAddress, type BrokerError, EmbeddedBroker } from '../mqtt/broker.js';
 import { publicBase } from '../mqtt/contract.js';
+import { HomeAssistantDiscovery } from '../mqtt/ha-discovery.js';
 import { type ArchiveLock, type ArchiveLockError, lockArchive } from '../record/lock.js';
 import { err, ok, type Result } from '../rules/types.js';
 import type { Clock } from '../sensors/clock.js';
@@ -202,6 +203,15 @@ export class Controller {
         bridge,
         publicBase(config.mqtt.baseTopic, config.broadcast.publicTopic),
       ),
+      ...(config.homeAssistant.enabled
+        ? [
+            new HomeAssistantDiscovery(this.context, bridge, {
+              prefix: config.homeAssistant.prefix,
+              baseTopic: config.mqtt.baseTopic,
+              version: VERSION,
+            }),
+          ]
+        : []),
       ...(web ? [web] : []),
       ...(this.options.extensions?.(this.context) ?? []),
     ];

@@ -133,6 +133,19 @@ export interface PublicStatusPayload {
   readonly clock?: ClockView;
 }
 
+/**
+ * Home Assistant MQTT discovery (`homeAssistant.enabled`): each board a device, its entities'
+ * configs retained under `<prefix>/<component>/xqboard_<board>/<object>/config`, published again
+ * when Home Assistant says `online` on `<prefix>/status`. The entities read the live contract's
+ * retained topics (`position`, `result`, availability) and press requests (`game/new`, `game/hint`).
+ */
+export const haTopics = (prefix: string) => ({
+  status: `${prefix}/status`,
+  config: (component: string, board: string, object: string) =>
+    `${prefix}/${component}/xqboard_${board}/${object}/config`,
+});
+export const HA_CONFIG_SPEC: TopicSpec = { qos: 1, retain: true };
+
 // ---------------------------------------------------------------------------------------------
 // Payloads published
 
