@@ -184,8 +184,10 @@ export class Controller {
       );
     }
 
+    const inProcess = this.broker?.instance;
     const bridge = new MqttBridge(this.context, {
       url,
+      ...(inProcess ? { inProcess } : {}),
       baseTopic: config.mqtt.baseTopic,
       version: VERSION,
       ...(config.mqtt.username !== undefined ? { username: config.mqtt.username } : {}),

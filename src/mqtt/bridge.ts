@@ -5,7 +5,7 @@
  * and the boards' retained state again (the feed's). Every request payload is checked; a bad one
  * is answered with an error naming what is wrong.
  */
-import { connect, type MqttClient } from 'mqtt';
+import type { Aedes } from 'aedes';
 import type { ControllerContext, Extension, MqttPublisher } from '../controller/extension.js';
 import type { FeedMessage } from '../controller/feed.js';
 import { performRequest, responseOf } from '../controller/requests.js';
@@ -22,6 +22,7 @@ import {
   type ResponsePayload,
   type TopicSpec,
 } from './contract.js';
+import { type BridgeClient, InProcessClient } from './in-process.js';
 export interface BridgeOptions {
   /** Broker URL: `mqtt://host:port` or `ws://host:port`. */
   readonly url: string;
@@ -32,11 +33,13 @@ export interface BridgeOptions {
   readonly version?: string;
   /** How long `start` waits for the first connection before going on (it keeps trying). */
   readonly connectTimeoutMs?: number;
+  /** The embedded broker: connect inside the process, not over a socket (`url` is then only a name). */
+  readonly inProcess?: Aedes;
 }
 
 export class MqttBridge implements Extension, MqttPublisher {
   readonly name = 'mqtt';
-  private client: MqttClient | undefined;
+  private client: BridgeClient | undefined;
   private readonly unsubscribers: (() => void)[] = [];
   private readonly bridge: ReturnType<typeof bridgeTopics>;
   /** Topics other extensions listen to (`subscribe`). */
@@ -54,21 +57,25 @@ export class MqttBridge implements Extension, MqttPublisher {
   async start(): Promise<void> {
     this.listen();
     const offline: BridgeStatePayload = { state: 'offline' };
-    const client = connect(this.options.url, {
-      clientId: this.options.clientId ?? `xqboard-${process.pid}-${Math.random().toString(16).slice(2, 8)}`,
-      clean: true,
-      reconnectPeriod: 1000,
-      connectTimeout: 10_000,
-      protocolVersion: 4,
-      will: {
-        topic: this.bridge.state,
-        payload: Buffer.from(JSON.stringify(offline)),
-        qos: BRIDGE_STATE_SPEC.qos,
-        retain: BRIDGE_STATE_SPEC.retain,
-      },
-      ...(this.options.username !== undefined ? { username: this.options.username } : {}),
-      ...(this.options.password !== undefined ? { password: this.options.password } : {}),
-    });
+    // mqtt.js is loaded only for an external broker.
+    const client: BridgeClient = this.options.inProcess
+      ? new InProcessClient(this.options.inProcess)
+      : (await import('mqtt')).connect(this.options.url, {
+          clientId:
+            this.options.clientId ?? `xqboard-${process.pid}-${Math.random().toString(16).slice(2, 8)}`,
+          clean: true,
+          reconnectPeriod: 1000,
+          connectTimeout: 10_000,
+          protocolVersion: 4,
+          will: {
+            topic: this.bridge.state,
+            payload: Buffer.from(JSON.stringify(offline)),
+            qos: BRIDGE_STATE_SPEC.qos,
+            retain: BRIDGE_STATE_SPEC.retain,
+          },
+          ...(this.options.username !== undefined ? { username: this.options.username } : {}),
+          ...(this.options.password !== undefined ? { password: this.options.password } : {}),
+        });
     this.client = client;
     client.on('connect', () => this.onConnect());
     client.on('message', (topic, payload) => this.onMessage(topic, payload));

@@ -88,6 +88,11 @@ export class EmbeddedBroker {
     return ok({ port: port.value, ...(wsPort !== undefined ? { wsPort } : {}) });
   }
 
+  /** The broker itself, for the controller's own in-process connection (in-process.ts). */
+  get instance(): Aedes | undefined {
+    return this.aedes;
+  }
+
   /** Clients connected now (the controller's bridge included). */
   get clients(): number {
     return this.aedes?.connectedClients ?? 0;
