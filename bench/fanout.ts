@@ -11,6 +11,7 @@ import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { connect } from 'mqtt';
 import { configSchema } from '../src/config/schema.js';
@@ -81,6 +82,8 @@ async function startViewers(url: string, count: number): Promise<Viewers> {
 interface Run {
   /** Piece set down → move announced, ms. */
   readonly reader: number[];
+  /** The controller's event loop delay while the game was played, p99 ms. */
+  readonly loopP99: number;
   /** Publish → receipt, ms, every viewer and move. */
   readonly deliveries: number[];
   readonly missing: number;
@@ -107,6 +110,8 @@ async function play(controller: Controller, moves: Move[], viewers?: Viewers): P
     }
   });
   const reader: number[] = [];
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
   const pos = Position.default();
   for (const move of moves) {
     // Only pieces that could not go further: their move is due the bounce window after they land.
@@ -129,6 +134,7 @@ async function play(controller: Controller, moves: Move[], viewers?: Viewers): P
   }
   off();
   const deliveries: number[] = [];
+  // The loop is watched until every viewer has had every move (the fan-out included).
   let missing = 0;
   if (viewers) {
     // Every viewer has every move, or 30 s have passed.
@@ -144,7 +150,8 @@ async function play(controller: Controller, moves: Move[], viewers?: Viewers): P
       for (const t of got) deliveries.push(t - at);
     }
   }
-  return { reader, deliveries, missing };
+  loop.disable();
+  return { reader, deliveries, missing, loopP99: loop.percentile(99) / 1e6 };
 }
 
 function controllerFor(dir: string, mqtt: Record<string, unknown>): Controller {
@@ -161,10 +168,13 @@ export async function benchFanout(): Promise<void> {
   const moves = benchMoves();
   const rows: { broker: string; transport: string; run: Run; connectMs: number }[] = [];
   let quiet: Run | undefined;
-  for (const broker of ['embedded', 'mosquitto'] as const) {
+  for (const broker of ['embedded', 'thread', 'mosquitto'] as const) {
     const dir = mkdtempSync(join(tmpdir(), 'xqboard-bench-fanout-'));
     const mosquitto = broker === 'mosquitto' ? await runMosquitto({ websockets: true }) : undefined;
-    const controller = controllerFor(dir, mosquitto ? { embedded: false, url: mosquitto.url } : {});
+    const controller = controllerFor(
+      dir,
+      mosquitto ? { embedded: false, url: mosquitto.url } : broker === 'thread' ? { brokerThread: true } : {},
+    );
     const started = await controller.start();
     if (!started.ok) throw new Error(started.error.message);
     const urls = mosquitto
@@ -174,7 +184,12 @@ export async function benchFanout(): Promise<void> {
           ws: `ws://127.0.0.1:${started.value.broker!.wsPort}`,
         };
     await newGame(controller);
-    if (broker === 'embedded') quiet = await play(controller, moves);
+    if (broker === 'embedded') {
+      // A game to warm up (JIT), then one with no viewer: the reader's own latency.
+      await play(controller, moves);
+      await newGame(controller);
+      quiet = await play(controller, moves);
+    }
     for (const transport of ['tcp', 'ws'] as const) {
       await newGame(controller);
       const viewers = await startViewers(urls[transport], VIEWERS);
@@ -190,23 +205,31 @@ export async function benchFanout(): Promise<void> {
   console.log(
     `fan-out of each move to ${VIEWERS} viewers (public mirror, ${PLIES} moves, viewers in another process): publish → receipt`,
   );
-  console.log('broker       transport  p50 ms  p99 ms  missing  connect all  reader p50/p99 ms');
+  console.log(
+    'broker (thread: embedded in its own thread)\nbroker       transport  p50 ms  p99 ms  missing  connect all  reader p50/p99 ms  controller loop delay p99',
+  );
   for (const r of rows) {
     console.log(
-      `${r.broker.padEnd(12)} ${r.transport.padEnd(9)}  ${f0(percentile(r.run.deliveries, 50)).padStart(6)}  ${f0(percentile(r.run.deliveries, 99)).padStart(6)}  ${String(r.run.missing).padStart(7)}  ${(r.connectMs / 1000).toFixed(1).padStart(9)} s  ${f1(percentile(r.run.reader, 50))}/${f1(percentile(r.run.reader, 99))}`,
+      `${r.broker.padEnd(12)} ${r.transport.padEnd(9)}  ${f0(percentile(r.run.deliveries, 50)).padStart(6)}  ${f0(percentile(r.run.deliveries, 99)).padStart(6)}  ${String(r.run.missing).padStart(7)}  ${(r.connectMs / 1000).toFixed(1).padStart(9)} s  ${`${f1(percentile(r.run.reader, 50))}/${f1(percentile(r.run.reader, 99))}`.padEnd(17)}  ${f1(r.run.loopP99)} ms`,
     );
   }
-  for (const transport of ['tcp', 'ws'] as const) {
-    const e = rows.find((r) => r.broker === 'embedded' && r.transport === transport)!;
+  for (const [transport, kind] of [
+    ['tcp', 'embedded'],
+    ['ws', 'embedded'],
+    ['tcp', 'thread'],
+    ['ws', 'thread'],
+  ] as const) {
+    const e = rows.find((r) => r.broker === kind && r.transport === transport)!;
     const m = rows.find((r) => r.broker === 'mosquitto' && r.transport === transport)!;
     console.log(
-      `embedded / Mosquitto over ${transport === 'tcp' ? 'TCP' : 'WebSocket'}: p50 ${(percentile(e.run.deliveries, 50) / percentile(m.run.deliveries, 50)).toFixed(2)}×, p99 ${(percentile(e.run.deliveries, 99) / percentile(m.run.deliveries, 99)).toFixed(2)}× (goal ≤ 1.2×)`,
+      `${kind === 'thread' ? 'embedded in its thread' : 'embedded'} / Mosquitto over ${transport === 'tcp' ? 'TCP' : 'WebSocket'}: p50 ${(percentile(e.run.deliveries, 50) / percentile(m.run.deliveries, 50)).toFixed(2)}×, p99 ${(percentile(e.run.deliveries, 99) / percentile(m.run.deliveries, 99)).toFixed(2)}× (goal ≤ 1.2×)`,
     );
   }
   console.log(
-    `move reader, piece that could not go further set down → move announced, no viewer: p50 ${f1(percentile(quiet!.reader, 50))} ms, p99 ${f1(percentile(quiet!.reader, 99))} ms (the 35 ms bounce window is most of it)`,
+    `move reader, piece that could not go further set down → move announced, no viewer: p50 ${f1(percentile(quiet!.reader, 50))} ms, p99 ${f1(percentile(quiet!.reader, 99))} ms, controller loop delay p99 ${f1(quiet!.loopP99)} ms (the 35 ms bounce window is most of the latency)`,
   );
-  await benchControllerMemory();
+  await benchControllerMemory(false);
+  await benchControllerMemory(true);
 }
 
 const rssMb = (pid: number): number => {
@@ -216,14 +239,14 @@ const rssMb = (pid: number): number => {
 };
 
 /** The real `xqboard start` (bin/xqboard.js), one simulated board, the embedded broker and the page. */
-async function benchControllerMemory(): Promise<void> {
+async function benchControllerMemory(brokerThread: boolean): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'xqboard-bench-rss-'));
   const cli = fileURLToPath(new URL('../bin/xqboard.js', import.meta.url));
   const wsPort = 20_000 + Math.floor(Math.random() * 40_000);
   const conf = join(dir, 'config.yaml');
   writeFileSync(
     conf,
-    `boards:\n  - id: bench\n    source: { driver: simulator }\nmqtt:\n  baseTopic: bench\n  wsPort: ${wsPort}\narchive:\n  dir: ${join(dir, 'games')}\n`,
+    `boards:\n  - id: bench\n    source: { driver: simulator }\nmqtt:\n  baseTopic: bench\n  wsPort: ${wsPort}\n  brokerThread: ${brokerThread}\narchive:\n  dir: ${join(dir, 'games')}\n`,
   );
   const child = spawn(
     process.execPath,
@@ -262,7 +285,7 @@ async function benchControllerMemory(): Promise<void> {
     await player.endAsync();
     await viewers.stop();
     console.log(
-      `controller resident memory (xqboard start, one simulated board, embedded broker): after start ${afterStart.toFixed(0)} MB (goal ≤ 80 MB), with ${VIEWERS} WebSocket viewers ${withViewers.toFixed(0)} MB`,
+      `controller resident memory (xqboard start, one simulated board, embedded broker${brokerThread ? ' in its own thread' : ''}): after start ${afterStart.toFixed(0)} MB (goal ≤ 80 MB), with ${VIEWERS} WebSocket viewers ${withViewers.toFixed(0)} MB`,
     );
   } finally {
     if (child.exitCode === null) {

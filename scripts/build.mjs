@@ -10,6 +10,7 @@ await build({
     'fanout-viewers': 'bench/fanout-viewers.ts',
     'real-play': 'scripts/real-play.ts',
     'hint-worker': 'src/engine/hint-worker.ts',
+    'broker-worker': 'src/mqtt/broker-worker.ts',
   },
   outdir: 'dist',
   bundle: true,

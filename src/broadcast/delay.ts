@@ -5,7 +5,7 @@
  * now. The public MQTT mirror, the live PGN and the viewer page read this; arbiters and the boards
  * read the live feed.
  */
-import type { BoardFeed, FeedMessage } from '../controller/feed.js';
+import { type BoardFeed, type FeedMessage, retainedOf, subscribeTo } from '../controller/feed.js';
 import type { BoardPayloads, BoardTopic } from '../mqtt/contract.js';
 
 export const PUBLIC_FEED_TOPICS: readonly BoardTopic[] = [
@@ -60,19 +60,12 @@ export class DelayedFeed {
   }
 
   subscribe(listener: (m: FeedMessage) => void): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
+    return subscribeTo(this.listeners, listener);
   }
 
   /** The retained public messages as the public sees them now (of one board, or all). */
   retained(board?: string): FeedMessage[] {
-    const out: FeedMessage[] = [];
-    for (const [id, b] of this.state) {
-      if (board === undefined || id === board) out.push(...[...b.values()].sort((x, y) => x.seq - y.seq));
-    }
-    return out;
+    return retainedOf(this.state, (b) => b.values(), board);
   }
 
   last<K extends Retained>(board: string, topic: K): BoardPayloads[K] | undefined {

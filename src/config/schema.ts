@@ -122,6 +122,8 @@ export const mqttSchema = z.strictObject({
     .default('xqboard'),
   username: z.string().optional(),
   password: z.string().optional(),
+  /** Embedded broker: run it in a worker thread of its own, so its fan-out never holds up the move reader's timers. */
+  brokerThread: z.boolean().default(false),
 });
 
 const periodSchema = z.strictObject({

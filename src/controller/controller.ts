@@ -14,6 +14,7 @@ import { HintEngine } from '../engine/hints.js';
 import { LedsExtension } from '../leds/extension.js';
 import { MqttBridge } from '../mqtt/bridge.js';
 import { type BrokerAddress, type BrokerError, EmbeddedBroker } from '../mqtt/broker.js';
+import { ThreadedBroker } from '../mqtt/broker-thread.js';
 import { publicBase } from '../mqtt/contract.js';
 import { HomeAssistantDiscovery } from '../mqtt/ha-discovery.js';
 import { type ArchiveLock, type ArchiveLockError, lockArchive } from '../record/lock.js';
@@ -68,7 +69,7 @@ export class Controller {
   private readonly logger: Logger;
   private readonly hints = new HintEngine();
   private lock: ArchiveLock | undefined;
-  private broker: EmbeddedBroker | undefined;
+  private broker: EmbeddedBroker | ThreadedBroker | undefined;
   private extensions: Extension[] = [];
   private running = false;
 
@@ -113,7 +114,8 @@ export class Controller {
     if (config.mqtt.embedded) {
       const listen = this.options.listen ?? {};
       const wsPort = listen.wsPort ?? (config.mqtt.wsPort !== 0 ? config.mqtt.wsPort : undefined);
-      this.broker = new EmbeddedBroker({
+      const Broker = config.mqtt.brokerThread ? ThreadedBroker : EmbeddedBroker;
+      this.broker = new Broker({
         port: listen.mqttPort ?? config.mqtt.port,
         ...(wsPort !== undefined ? { wsPort } : {}),
         ...(this.options.host !== undefined ? { host: this.options.host } : {}),

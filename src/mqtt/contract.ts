@@ -104,16 +104,8 @@ export interface PublicGamePayload {
   readonly delayMs: number;
 }
 
-export interface PublicMovePayload {
-  readonly game: string;
-  readonly ply: number;
-  readonly iccs: string;
-  readonly wxf: string;
-  readonly zh: string;
-  readonly color: 'red' | 'black';
-  readonly check: boolean;
-  readonly capture: boolean;
-  readonly fen: string;
+/** A move as `move` has it, with its time when known and the mover's time left when a clock runs. */
+export interface PublicMovePayload extends Omit<MovePayload, 'seq' | 't'> {
   /** Game time of the move (ms since the game started), when known. */
   readonly t?: number;
   /** The mover's time left after the move, when a clock runs. */
