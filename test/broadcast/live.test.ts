@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { type ConfigInput, configSchema } from '../../src/config/schema.js';
 import { Controller } from '../../src/controller/controller.js';
 import { performRequest } from '../../src/controller/requests.js';
@@ -167,6 +168,11 @@ describe('live PGN and event metadata', () => {
       RedTeam: 'Guangdong',
       BlackElo: '2600',
     });
+    // `games show` names the event, the round and the players (it said "?" before).
+    const out: string[] = [];
+    await main(['games', 'show', journal.start.id, '--dir', dir], { out: (t) => out.push(t), err: () => {} });
+    expect(out[0]).toContain('Xu Yinchuan [Guangdong] (Red) – Zhao Xinxin [2600] (Black)');
+    expect(out[1]).toContain('City Open, Hall A, round 4, board 1');
     // A bad request says what is wrong.
     const bad = await performRequest({ sessions: new Map() }, 'event/meta', { board: 'b2' });
     expect(bad.result.ok).toBe(false);
