@@ -114,6 +114,11 @@ describe('live PGN and event metadata', () => {
     expect(games[1]?.moves.map((m) => m.iccs)).toEqual(MOVES);
     expect((await readLive(`${web}/event/live.pgn`, event.etag)).status).toBe(304);
     expect((await readLive(`${web}/boards/nope/live.pgn`)).status).toBe(404);
+    // The viewer page, and where it finds the broker and the public topics.
+    expect((await fetch(`${web}/viewer.html`)).status).toBe(200);
+    const viewer = (await (await fetch(`${web}/viewer.json`)).json()) as { base: string; wsPort: number };
+    expect(viewer.base).toBe('ev/public');
+    expect(viewer.wsPort).toBeGreaterThan(0);
   });
 
   it('writes the time left as [%clk] when a clock runs', async () => {
