@@ -46,7 +46,7 @@ async function start(extra: Partial<ConfigInput> = {}) {
     event: { name: 'City Open', site: 'Hall A', round: '3' },
     ...extra,
   });
-  const controller = new Controller({ config, handMs: 40, listen: { mqttPort: 0, webPort: 0 } });
+  const controller = new Controller({ config, handMs: 40, listen: { mqttPort: 0, wsPort: 0, webPort: 0 } });
   running.push({ controller, dir });
   const started = await controller.start();
   if (!started.ok) throw new Error(started.error.message);
