@@ -7,10 +7,8 @@
  * script (built: this very file; from TypeScript sources, in tests: bundled by esbuild at run
  * time), it answers requests.
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, type Worker, workerData } from 'node:worker_threads';
+import { workerOf } from '../controller/worker-script.js';
 import { makeIccs } from '../rules/iccs.js';
 import { Position } from '../rules/position.js';
 import { searchBest } from './search.js';
@@ -66,36 +64,8 @@ if (!isMainThread && (workerData as Record<string, unknown> | null)?.[MARK] === 
   });
 }
 
-let bundled: string | undefined;
-
-/**
- * The worker: built, this very module (its chunk: the build splits shared code out of the
- * entries); from TypeScript (tests), this module bundled for the worker now.
- */
-function spawn(): Worker {
-  const self = import.meta.url;
-  const data = { [MARK]: true };
-  if (!self.endsWith('.ts')) {
-    // dist/chunks/chunk-….js: the build's own worker entry (dist/hint-worker.js) when it has one.
-    const entry = new URL('../hint-worker.js', self);
-    return new Worker(existsSync(fileURLToPath(entry)) ? entry : new URL(self), { workerData: data });
-  }
-  if (bundled === undefined) {
-    const { buildSync } = createRequire(self)('esbuild') as typeof import('esbuild');
-    const out = buildSync({
-      entryPoints: [fileURLToPath(self)],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      write: false,
-      logLevel: 'silent',
-      external: ['esbuild'],
-    });
-    bundled = out.outputFiles[0]!.text;
-  }
-  return new Worker(bundled, { eval: true, workerData: data });
-}
+/** The worker: this module (its chunk, or the build's hint-worker entry; bundled from TypeScript). */
+const spawn = (): Worker => workerOf(import.meta.url, 'hint-worker', { [MARK]: true });
 
 export class HintEngine {
   private worker: Worker | undefined;

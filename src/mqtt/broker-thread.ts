@@ -5,10 +5,8 @@
  * ways). The controller's bridge then connects to it over TCP like any client. Same API as
  * EmbeddedBroker (start gives the ports or the coded error).
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, type Worker, workerData } from 'node:worker_threads';
+import { workerOf } from '../controller/worker-script.js';
 import type { Result } from '../rules/types.js';
 import { type BrokerAddress, type BrokerError, type BrokerOptions, EmbeddedBroker } from './broker.js';
 
@@ -25,40 +23,13 @@ if (!isMainThread && (workerData as Record<string, unknown> | null)?.[MARK] === 
   });
 }
 
-let bundled: string | undefined;
-
-/** Built: dist/broker-worker.js (or this chunk); from TypeScript (tests): this module bundled now. */
-function spawn(options: BrokerOptions): Worker {
-  const self = import.meta.url;
-  const data = { [MARK]: true, options };
-  if (!self.endsWith('.ts')) {
-    const entry = new URL('../broker-worker.js', self);
-    return new Worker(existsSync(fileURLToPath(entry)) ? entry : new URL(self), { workerData: data });
-  }
-  if (bundled === undefined) {
-    const { buildSync } = createRequire(self)('esbuild') as typeof import('esbuild');
-    const out = buildSync({
-      entryPoints: [fileURLToPath(self)],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      write: false,
-      logLevel: 'silent',
-      packages: 'external',
-    });
-    bundled = out.outputFiles[0]!.text;
-  }
-  return new Worker(bundled, { eval: true, workerData: data });
-}
-
 export class ThreadedBroker {
   private worker: Worker | undefined;
 
   constructor(private readonly options: BrokerOptions) {}
 
   async start(): Promise<Result<BrokerAddress, BrokerError>> {
-    const worker = spawn(this.options);
+    const worker = workerOf(import.meta.url, 'broker-worker', { [MARK]: true, options: this.options });
     this.worker = worker;
     const started = await new Promise<Result<BrokerAddress, BrokerError>>((resolve, reject) => {
       worker.once('error', reject);
