@@ -14,6 +14,8 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { connect } from 'mqtt';
+import mqttPacket from 'mqtt-packet';
+import { WebSocket } from 'ws';
 import { configSchema } from '../src/config/schema.js';
 import { Controller } from '../src/controller/controller.js';
 import { readPgn } from '../src/record/pgn.js';
@@ -77,6 +79,62 @@ async function startViewers(url: string, count: number): Promise<Viewers> {
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };
+}
+
+/** Frames a raw WebSocket viewer receives per published message (aedes once wrote ~5). */
+async function framesPerMessage(wsUrl: string, tcpUrl: string): Promise<number> {
+  const ws = new WebSocket(wsUrl, 'mqtt');
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  let frames = 0;
+  let packets = 0;
+  const parser = mqttPacket.parser({ protocolVersion: 4 });
+  parser.on('packet', (p) => {
+    if (p.cmd === 'publish') packets++;
+  });
+  let subscribed: () => void = () => {};
+  const suback = new Promise<void>((r) => {
+    subscribed = r;
+  });
+  parser.on('packet', (p) => {
+    if (p.cmd === 'suback') subscribed();
+  });
+  ws.on('message', (data: Buffer) => {
+    frames++;
+    parser.parse(data);
+  });
+  ws.send(
+    mqttPacket.generate({
+      cmd: 'connect',
+      protocolId: 'MQTT',
+      protocolVersion: 4,
+      clientId: `frames-${process.pid}`,
+      clean: true,
+      keepalive: 30,
+    }),
+  );
+  ws.send(
+    mqttPacket.generate({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: 'frames/#', qos: 0 }] }),
+  );
+  await suback;
+  const before = frames;
+  const publisher = connect(tcpUrl, { reconnectPeriod: 0 });
+  await new Promise((r) => publisher.once('connect', r));
+  const n = 50;
+  for (let i = 0; i < n; i++) {
+    await publisher.publishAsync(
+      `frames/${i}`,
+      JSON.stringify({ ply: i, iccs: 'h2e2', fen: 'x'.repeat(60) }),
+      { qos: 0 },
+    );
+    await pause(5);
+  }
+  for (let i = 0; i < 200 && packets < n; i++) await pause(10);
+  await publisher.endAsync();
+  ws.close();
+  return (frames - before) / Math.max(1, packets);
 }
 
 interface Run {
@@ -168,6 +226,7 @@ export async function benchFanout(): Promise<void> {
   const moves = benchMoves();
   const rows: { broker: string; transport: string; run: Run; connectMs: number }[] = [];
   let quiet: Run | undefined;
+  const frames: string[] = [];
   for (const broker of ['embedded', 'thread', 'mosquitto'] as const) {
     const dir = mkdtempSync(join(tmpdir(), 'xqboard-bench-fanout-'));
     const mosquitto = broker === 'mosquitto' ? await runMosquitto({ websockets: true }) : undefined;
@@ -184,6 +243,7 @@ export async function benchFanout(): Promise<void> {
           ws: `ws://127.0.0.1:${started.value.broker!.wsPort}`,
         };
     await newGame(controller);
+    frames.push(`${broker} ${(await framesPerMessage(urls.ws, urls.tcp)).toFixed(2)}`);
     if (broker === 'embedded') {
       // A game to warm up (JIT), then one with no viewer: the reader's own latency.
       await play(controller, moves);
@@ -228,6 +288,7 @@ export async function benchFanout(): Promise<void> {
   console.log(
     `move reader, piece that could not go further set down → move announced, no viewer: p50 ${f1(percentile(quiet!.reader, 50))} ms, p99 ${f1(percentile(quiet!.reader, 99))} ms, controller loop delay p99 ${f1(quiet!.loopP99)} ms (the 35 ms bounce window is most of the latency)`,
   );
+  console.log(`WebSocket frames per MQTT message at a viewer: ${frames.join(', ')}`);
   for (const thread of [false, true]) {
     // Its WebSocket port is picked at random: another one if that one is taken.
     for (let attempt = 1; ; attempt++) {
