@@ -1,5 +1,6 @@
 /** `npm run bench`: speed figures of every part, printed as a table. */
 import { benchEngine, ENGINE_CHILD, engineMemoryChild } from './engine.js';
+import { benchFanout } from './fanout.js';
 import { benchGame } from './game.js';
 import { benchMqtt } from './mqtt.js';
 import { benchRecord } from './record.js';
@@ -17,6 +18,10 @@ const sections: [string, () => Promise<void>][] = [
   ['move reader: frames/s, µs per frame, completing frame → move event (p50/p99)', benchTracker],
   ['records: PGN games/s streamed and replayed, written and read back per notation', benchRecord],
   ['controller: completing frame → MQTT move message (journal fsync included), p50/p99', benchMqtt],
+  [
+    'fan-out: 1,000 viewers over TCP and WebSocket, embedded broker vs Mosquitto, p50/p99, move reader meanwhile, controller memory',
+    benchFanout,
+  ],
 ];
 
 // `npm run bench -- "move reader"` runs only the sections whose title contains one of the words.

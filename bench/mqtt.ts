@@ -20,7 +20,7 @@ import { benchHints } from './hints.js';
 
 const PLIES = 40;
 
-const percentile = (values: number[], p: number): number => {
+export const percentile = (values: number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length === 0
     ? Number.NaN

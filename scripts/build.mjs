@@ -7,8 +7,10 @@ await build({
   entryPoints: {
     xqboard: 'src/cli/main.ts',
     bench: 'bench/main.ts',
+    'fanout-viewers': 'bench/fanout-viewers.ts',
     'real-play': 'scripts/real-play.ts',
     'engine-match': 'scripts/engine-match.ts',
+    'broker-worker': 'src/mqtt/broker-worker.ts',
   },
   outdir: 'dist',
   bundle: true,
@@ -25,8 +27,9 @@ await build({
 
 // The web page (src/web/server.ts serves dist/web/): its script, with the rules and the notation
 // it shares with the controller, bundled for the browser; the HTML and CSS as they are.
+// The viewer page (viewer.html) takes mqtt.js's browser build (its package's `browser` export).
 await build({
-  entryPoints: { app: 'src/web/page/app.ts' },
+  entryPoints: { app: 'src/web/page/app.ts', viewer: 'src/web/page/viewer.ts' },
   outdir: 'dist/web',
   bundle: true,
   platform: 'browser',
@@ -36,4 +39,5 @@ await build({
   logLevel: 'warning',
 });
 mkdirSync('dist/web', { recursive: true });
-for (const file of ['index.html', 'style.css']) cpSync(`src/web/page/${file}`, `dist/web/${file}`);
+for (const file of ['index.html', 'viewer.html', 'style.css'])
+  cpSync(`src/web/page/${file}`, `dist/web/${file}`);

@@ -94,10 +94,21 @@ export const ledsSchema = z.discriminatedUnion('driver', [
   z.strictObject({ driver: z.literal('serial'), brightness: z.int().min(0).max(255).default(255) }),
 ]);
 
+/** A player of a board (event metadata: PGN tags, the retained `position`, the page). */
+export const playerSchema = z.strictObject({
+  name: z.string().min(1).max(100),
+  rating: z.int().min(0).max(4000).optional(),
+  team: z.string().min(1).max(100).optional(),
+});
+
 export const boardSchema = z.strictObject({
   id: boardId,
   source: sourceSchema,
   leds: ledsSchema.optional(),
+  /** The board's number in the round (overview order; PGN `BoardNumber`). */
+  number: z.int().min(1).max(10_000).optional(),
+  red: playerSchema.optional(),
+  black: playerSchema.optional(),
 });
 
 export const mqttSchema = z.strictObject({
@@ -134,6 +145,11 @@ export const mqttSchema = z.strictObject({
     .optional(),
   /** External broker over mqtts:// or wss://: the CA certificate (PEM) that signed its certificate. */
   ca: z.string().min(1).optional(),
+  /**
+   * Embedded broker in a worker thread of its own, so its fan-out never holds up the move reader's
+   * timers. Not available yet with the access roles (it cannot enforce them there): ignored.
+   */
+  brokerThread: z.boolean().default(false),
 });
 
 const side = z.enum(['red', 'black']);
@@ -303,6 +319,32 @@ export const engineSchema = z
     message: 'an external engine (kind uci or ucci) needs "path"',
     path: ['path'],
   });
+/** The event the boards are played in (PGN `Event`, `Site`, `Round`); an arbiter may change it (`event/meta`). */
+export const eventSchema = z.strictObject({
+  name: z.string().min(1).max(200).optional(),
+  site: z.string().min(1).max(200).optional(),
+  round: z.string().min(1).max(50).optional(),
+});
+
+export const broadcastSchema = z.strictObject({
+  /** Everything public (the public MQTT topics, the live PGN, the viewer page) this many minutes late. */
+  delayMinutes: z
+    .number()
+    .min(0)
+    .max(24 * 60)
+    .default(0),
+  /** Base of the public topics (default: `<mqtt.baseTopic>/public`): a bridge forwards only these. */
+  publicTopic: z
+    .string()
+    .regex(/^[^#+]+$/, 'must not contain MQTT wildcards (# or +)')
+    .optional(),
+});
+
+export const homeAssistantSchema = z.strictObject({
+  /** Publish Home Assistant MQTT discovery (retained `<prefix>/…/config`). */
+  enabled: z.boolean().default(false),
+  prefix: z.string().min(1).default('homeassistant'),
+});
 
 const DEFAULT_BOARDS = [{ id: 'board1', source: { driver: 'simulator' as const } }];
 
@@ -317,11 +359,22 @@ export const configSchema = z
     log: logSchema.prefault({}),
     access: accessSchema.prefault({}),
     engine: engineSchema.prefault({}),
+    event: eventSchema.prefault({}),
+    broadcast: broadcastSchema.prefault({}),
+    homeAssistant: homeAssistantSchema.prefault({}),
   })
   .superRefine((config, ctx) => {
     const ids = new Map<string, number>();
     const ports = new Map<string, number>();
     config.boards.forEach((board, i) => {
+      // `<base>/bridge/…` and the public mirror share the board topics' level.
+      if (board.id === 'bridge' || board.id === 'public') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['boards', i, 'id'],
+          message: `"${board.id}" is a reserved topic level: choose another board id`,
+        });
+      }
       const first = ids.get(board.id);
       if (first !== undefined) {
         ctx.addIssue({
@@ -390,3 +443,5 @@ export type AccessConfig = Config['access'];
 export type UserConfig = AccessConfig['users'][number];
 export type EngineConfig = Config['engine'];
 export type Strength = z.output<typeof strengthSchema>;
+export type PlayerConfig = z.output<typeof playerSchema>;
+export type EventConfig = Config['event'];

@@ -8,6 +8,7 @@ import { type Actor, createActor } from 'xstate';
 import type { BoardConfig, EngineConfig, GameConfig, TrackerConfig } from '../config/schema.js';
 import { configSchema } from '../config/schema.js';
 import { Game, type GameOptions } from '../game/game.js';
+import type { BoardMeta } from '../mqtt/contract.js';
 import { makeChinese, makeWxf } from '../notation/index.js';
 import { type Color, makeSquareName, opposite, parseIccs } from '../rules/index.js';
 import { SensorHealth } from '../sensors/health.js';
@@ -46,6 +47,8 @@ export interface BoardSessionOptions {
   readonly logger?: Logger;
   /** PGN tags of every game (Event, Site…); the board id is added as `Board`. */
   readonly meta?: Readonly<Record<string, string>>;
+  /** Event metadata (players, round…) of the board; `setMeta` changes it. */
+  readonly boardMeta?: BoardMeta;
   /** Waits between attempts to start a source that failed: from initialMs, doubling up to maxMs. */
   readonly retry?: { readonly initialMs: number; readonly maxMs: number };
   /** Pace of a simulated hand (`simulate`): lift → set down. */
@@ -121,6 +124,7 @@ export class BoardSession {
       sensing: options.source.sensing,
       archiveDir: options.archiveDir,
       meta: { Event: 'xqboard', Site: this.id, Red: '?', Black: '?', ...options.meta, Board: this.id },
+      ...(options.boardMeta ? { boardMeta: options.boardMeta } : {}),
       trackerOptions: this.trackerOptions,
       gameOptions: this.gameOptions,
       simulator: sim,
@@ -231,6 +235,11 @@ export class BoardSession {
 
   view(): GameView {
     return this.core.view();
+  }
+
+  /** New event metadata for the game under way and the next ones. */
+  setMeta(meta: BoardMeta): void {
+    this.core.setMeta(meta);
   }
 
   /** The alerts raised and not ended. */

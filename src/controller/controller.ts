@@ -8,11 +8,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { DelayedFeed } from '../broadcast/delay.js';
+import { EventMetadata } from '../broadcast/metadata.js';
+import { PublicMirror } from '../broadcast/public.js';
 import type { Config } from '../config/schema.js';
 import { LedsExtension } from '../leds/extension.js';
 import { AccessList } from '../mqtt/access.js';
 import { MqttBridge } from '../mqtt/bridge.js';
 import { type BrokerAddress, type BrokerError, EmbeddedBroker } from '../mqtt/broker.js';
+import type { ThreadedBroker } from '../mqtt/broker-thread.js';
+import { publicBase } from '../mqtt/contract.js';
+import { HomeAssistantDiscovery } from '../mqtt/ha-discovery.js';
 import { type ArchiveLock, type ArchiveLockError, lockArchive } from '../record/lock.js';
 import { createSources, type SourceContext, type SourceError } from '../sensors/registry.js';
 import type { Clock } from '../util/clock.js';
@@ -68,11 +74,14 @@ export interface RunningController {
 export class Controller {
   readonly bus: Bus;
   readonly feed: BoardFeed;
+  /** What the public sees: the feed, the broadcast delay late. */
+  readonly publicFeed: DelayedFeed;
+  readonly metadata: EventMetadata;
   readonly sessions = new Map<string, BoardSession>();
   private readonly logger: Logger;
   private engine: EngineService | undefined;
   private lock: ArchiveLock | undefined;
-  private broker: EmbeddedBroker | undefined;
+  private broker: EmbeddedBroker | ThreadedBroker | undefined;
   private extensions: Extension[] = [];
   private running = false;
 
@@ -83,6 +92,11 @@ export class Controller {
     );
     this.feed = new BoardFeed(this.bus);
     this.feed.start();
+    const { config } = options;
+    this.metadata = new EventMetadata(config.event, config.boards);
+    this.metadata.onChange((board, meta) => this.sessions.get(board)?.setMeta(meta));
+    this.publicFeed = new DelayedFeed(this.feed, config.broadcast.delayMinutes * 60_000);
+    this.publicFeed.start();
   }
 
   get context(): ControllerContext {
@@ -92,6 +106,8 @@ export class Controller {
       feed: this.feed,
       config: this.options.config,
       logger: this.logger,
+      metadata: this.metadata,
+      publicFeed: this.publicFeed,
     };
   }
 
@@ -126,6 +142,13 @@ export class Controller {
         this.releaseLock();
         return err(tls.error);
       }
+      // The broker's own thread cannot take the access roles' checks (functions do not cross into a
+      // worker): the roles come first, so the broker stays on the main thread.
+      if (config.mqtt.brokerThread) {
+        this.logger.error(
+          'mqtt.brokerThread is not available with access roles yet: the broker runs on the main thread',
+        );
+      }
       this.broker = new EmbeddedBroker({
         port: listen.mqttPort ?? config.mqtt.port,
         ...(wsPort !== undefined ? { wsPort } : {}),
@@ -159,6 +182,10 @@ export class Controller {
         access,
         limiter,
         ...(host !== undefined ? { host } : {}),
+        viewer: {
+          base: publicBase(config.mqtt.baseTopic, config.broadcast.publicTopic),
+          ...(address?.wsPort !== undefined ? { wsPort: address.wsPort } : {}),
+        },
       });
       const listening = await web.listen();
       if (!listening.ok) {
@@ -199,6 +226,7 @@ export class Controller {
           bus: this.bus,
           logger: this.logger,
           engine,
+          boardMeta: this.metadata.of(board.id),
           ...(this.options.clock ? { clock: this.options.clock } : {}),
           ...(this.options.handMs !== undefined ? { handMs: this.options.handMs } : {}),
         }),
@@ -213,8 +241,10 @@ export class Controller {
         this.logger.error(`mqtt.ca: cannot read ${config.mqtt.ca}: ${(e as Error).message}`);
       }
     }
+    const inProcess = this.broker?.instance;
     const bridge = new MqttBridge(this.context, {
       url,
+      ...(inProcess ? { inProcess } : {}),
       baseTopic: config.mqtt.baseTopic,
       version: VERSION,
       ...(login ? { username: login.username, password: login.password } : {}),
@@ -227,6 +257,21 @@ export class Controller {
         mqtt: bridge,
         ...(this.options.clock ? { clock: this.options.clock } : {}),
       }),
+      new PublicMirror(
+        this.context,
+        this.publicFeed,
+        bridge,
+        publicBase(config.mqtt.baseTopic, config.broadcast.publicTopic),
+      ),
+      ...(config.homeAssistant.enabled
+        ? [
+            new HomeAssistantDiscovery(this.context, bridge, {
+              prefix: config.homeAssistant.prefix,
+              baseTopic: config.mqtt.baseTopic,
+              version: VERSION,
+            }),
+          ]
+        : []),
       ...(web ? [web] : []),
       ...(this.options.extensions?.(this.context) ?? []),
     ];
@@ -268,6 +313,7 @@ export class Controller {
     this.broker = undefined;
     await this.engine?.close();
     this.engine = undefined;
+    this.publicFeed.stop();
     this.releaseLock();
   }
 

@@ -1,4 +1,6 @@
 /** What every part the controller runs beside the boards provides (zigbee2mqtt's extensions). */
+import type { DelayedFeed } from '../broadcast/delay.js';
+import type { EventMetadata } from '../broadcast/metadata.js';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../util/log.js';
 import type { BoardSession } from './board-session.js';
@@ -20,6 +22,10 @@ export interface ControllerContext {
   readonly feed: BoardFeed;
   readonly config: Config;
   readonly logger: Logger;
+  /** Event metadata (`event/meta` changes it). */
+  readonly metadata?: EventMetadata;
+  /** The feed as the public sees it: the broadcast delay late, public topics only. */
+  readonly publicFeed?: DelayedFeed;
 }
 
 /** Publishing, as the MQTT bridge offers it to other extensions (the LEDs' WLED commands). */
@@ -27,4 +33,6 @@ export interface MqttPublisher {
   publish(topic: string, payload: string, spec: { qos: 0 | 1 | 2; retain: boolean }): void;
   /** Listens to a topic (no wildcards), subscribed again after every reconnect; returns the unsubscribe. */
   subscribe(topic: string, handler: (payload: Buffer) => void): () => void;
+  /** Called on every (re)connect (now too, if connected); returns the unsubscribe. */
+  onConnected?(listener: () => void): () => void;
 }

@@ -27,6 +27,27 @@ interface BoardState {
   readonly alerts: Map<string, Omit<AlertPayload, 'seq'>>;
 }
 
+/** Adds a listener to a set; returns the unsubscribe. */
+export function subscribeTo<T>(listeners: Set<T>, listener: T): () => void {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
+/** The retained messages of one board, or all, each board's in the order they were sent. */
+export function retainedOf<B>(
+  boards: ReadonlyMap<string, B>,
+  messages: (b: B) => Iterable<FeedMessage>,
+  board?: string,
+): FeedMessage[] {
+  const out: FeedMessage[] = [];
+  for (const [id, b] of boards) {
+    if (board === undefined || id === board) out.push(...[...messages(b)].sort((x, y) => x.seq - y.seq));
+  }
+  return out;
+}
+
 export class BoardFeed {
   private readonly boards = new Map<string, BoardState>();
   private readonly listeners = new Set<(m: FeedMessage) => void>();
@@ -53,20 +74,12 @@ export class BoardFeed {
 
   /** Every message from now on; returns the unsubscribe. */
   subscribe(listener: (m: FeedMessage) => void): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
+    return subscribeTo(this.listeners, listener);
   }
 
   /** The retained messages (of one board, or all), in the order they were sent. */
   retained(board?: string): FeedMessage[] {
-    const out: FeedMessage[] = [];
-    for (const [id, b] of this.boards) {
-      if (board !== undefined && id !== board) continue;
-      out.push(...[...b.retained.values()].sort((x, y) => x.seq - y.seq));
-    }
-    return out;
+    return retainedOf(this.boards, (b) => b.retained.values(), board);
   }
 
   /** A board's last retained payload of a topic. */

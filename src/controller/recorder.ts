@@ -89,8 +89,17 @@ export class GameRecorder {
   private cancelRetry: (() => void) | undefined;
   /** A move or takeback write was refused and not yet done. */
   private moveOwed = false;
+  private meta: Readonly<Record<string, string>>;
 
-  constructor(private readonly options: RecorderOptions) {}
+  constructor(private readonly options: RecorderOptions) {
+    this.meta = options.meta;
+  }
+
+  /** New PGN tags: for the next game, and journaled for the one under way. */
+  updateMeta(meta: Readonly<Record<string, string>>): Result<void, { message: string }> {
+    this.meta = meta;
+    return this.journal ? this.journal.appendMeta({ ...meta, Board: this.options.board }) : ok(undefined);
+  }
 
   get path(): string | undefined {
     return this.journal?.path;
@@ -181,7 +190,7 @@ export class GameRecorder {
     if (this.journal) return ok(undefined);
     const start = this.unstarted;
     if (!start) return err({ code: 'journal_closed', message: 'no journal for this game' });
-    const meta = { ...this.options.meta, ...start.tags, Board: this.options.board };
+    const meta = { ...this.meta, ...start.tags, Board: this.options.board };
     const created = GameJournal.create(this.options.archiveDir, {
       id: start.id,
       fen: start.fen,

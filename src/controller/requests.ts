@@ -4,6 +4,8 @@
  * HTTP (`POST /api/request/<name>` and the page's routes) and the terminal. Whatever the front end,
  * the same request gets the same answer and the same error (`code: message`).
  */
+
+import type { EventMetadata } from '../broadcast/metadata.js';
 import {
   isRequestName,
   parseRequest,
@@ -27,6 +29,8 @@ export type RequestResult =
 
 export interface RequestTarget {
   readonly sessions: ReadonlyMap<string, BoardSession>;
+  /** The event metadata `event/meta` changes (without it, that request is refused). */
+  readonly metadata?: EventMetadata;
   /** How long `game/new` on a simulated board waits for the board to show the new game. */
   readonly newGameWaitMs?: number;
 }
@@ -47,6 +51,12 @@ type Handler<N extends RequestName> = (
 
 /** Every request but `bridge/health` is for one board (`board`, or the only one). */
 const HANDLERS: { readonly [N in Exclude<RequestName, 'bridge/health'>]: Handler<N> } = {
+  'event/meta': (q, s, target) => {
+    if (!target.metadata)
+      return { ok: false, error: { code: 'unsupported', message: 'no event metadata here' } };
+    const { transaction: _, board: __, ...change } = q;
+    return { ok: true, data: target.metadata.set(s.id, change) };
+  },
   'game/new': async (q, s, target) => {
     const { side, ...strength } = q.engine ?? {};
     const opponent = q.engine === undefined ? undefined : side ? { side, strength } : null;

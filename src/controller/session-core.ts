@@ -3,7 +3,10 @@
  * when): loading a game to resume, preparing a new one, recording each move before announcing it,
  * ending alerts, closing and archiving a game.
  */
+
+import { pgnTags } from '../broadcast/metadata.js';
 import { Game, type GameOptions } from '../game/game.js';
+import type { BoardMeta } from '../mqtt/contract.js';
 import { makeChinese, makeWxf } from '../notation/index.js';
 import { newGameId } from '../record/journal.js';
 import { type Move, Position, parseIccs } from '../rules/index.js';
@@ -29,6 +32,8 @@ export interface CoreOptions {
   readonly sensing: Sensing;
   readonly archiveDir: string;
   readonly meta: Readonly<Record<string, string>>;
+  /** Event metadata (players, round…); `setMeta` changes it. */
+  readonly boardMeta?: BoardMeta;
   /** Live: option changes apply to the next reader too. */
   readonly trackerOptions: TrackerOptions;
   readonly gameOptions: GameOptions;
@@ -54,15 +59,17 @@ export class SessionCore implements LifecycleCore {
   gameTags: () => Readonly<Record<string, string>> = () => ({});
   /** The tags of the game resumed from its journal (empty for a new game). */
   resumedMeta: Readonly<Record<string, string>> = {};
+  private boardMeta: BoardMeta;
 
   constructor(private readonly o: CoreOptions) {
     this.alerts = new ActiveAlerts(o.board, o.bus);
+    this.boardMeta = o.boardMeta ?? {};
     this.recorder = new GameRecorder({
       archiveDir: o.archiveDir,
       board: o.board,
       sensing: o.sensing,
       logger: o.logger,
-      meta: o.meta,
+      meta: this.journalMeta(),
       clock: o.clock,
       onRefused: (error, retryMs) => this.storageAlert(error, retryMs),
       onCaughtUp: () => this.alerts.clear('storage', this.now()),
@@ -113,6 +120,19 @@ export class SessionCore implements LifecycleCore {
     );
   }
 
+  /** New event metadata: the game under way (its journal, PGN, position) and the next ones. */
+  setMeta(meta: BoardMeta): void {
+    this.boardMeta = meta;
+    const written = this.recorder.updateMeta(this.journalMeta());
+    if (!written.ok) this.o.logger.warn(written.error.message);
+    if (!this.finalView && this.game)
+      this.o.bus.emit('game.view', { board: this.o.board, view: this.view() });
+  }
+
+  private journalMeta(): Record<string, string> {
+    return { ...this.o.meta, ...pgnTags(this.boardMeta), Board: this.o.board };
+  }
+
   /** Game time now. */
   now(): number {
     return Math.max(0, Math.round(this.o.clock.now() - this.origin));
@@ -143,6 +163,7 @@ export class SessionCore implements LifecycleCore {
       closedAs: this.closedAs,
       now: this.now(),
       tags: this.tags(),
+      meta: this.boardMeta,
       date: new Date(this.o.wallNow()),
     });
   }
@@ -356,6 +377,7 @@ export class SessionCore implements LifecycleCore {
       closedAs: this.closedAs,
       now: t,
       tags: this.tags(),
+      meta: this.boardMeta,
       date: new Date(this.o.wallNow()),
     });
     this.o.bus.emit('game.over', { board: this.o.board, view: this.finalView });
@@ -374,7 +396,7 @@ export class SessionCore implements LifecycleCore {
   }
 
   private tags(): Record<string, string> {
-    const { Board: _, ...tags } = this.o.meta;
+    const { Board: _, ...tags } = this.journalMeta();
     return { ...tags, ...this.gameTags() };
   }
 }

@@ -1,7 +1,7 @@
 /** The game of a board as everyone shows it (the retained `position`, the terminal, `game/get`). */
 import type { Game } from '../game/game.js';
-import type { ClockView, GameStatus } from '../mqtt/contract.js';
-import { writePgn } from '../record/pgn.js';
+import type { BoardMeta, ClockView, GameStatus } from '../mqtt/contract.js';
+import { type PgnMove, writePgn } from '../record/pgn.js';
 import type { GameView } from './bus.js';
 
 export interface ViewInput {
@@ -15,6 +15,8 @@ export interface ViewInput {
   /** Game time now (the clock's remaining time). */
   readonly now: number;
   readonly tags: Readonly<Record<string, string>>;
+  /** Event metadata, as the retained `position` carries it. */
+  readonly meta?: BoardMeta;
   readonly date: Date;
 }
 
@@ -28,6 +30,7 @@ export function buildView(v: ViewInput): GameView {
   return {
     board: v.board,
     game: v.gameId,
+    ...(v.meta && Object.keys(v.meta).length > 0 ? { meta: v.meta } : {}),
     startFen: game.startFen,
     fen: game.fen,
     ply: moves.length,
@@ -45,10 +48,23 @@ export function buildView(v: ViewInput): GameView {
     pgn: writePgn({
       tags: { ...v.tags, Date: v.date.toISOString().slice(0, 10).replace(/-/g, '.') },
       fen: game.startFen,
-      moves: moves.map((m) => ({ move: m.move, iccs: m.iccs, clock: m.t })),
+      moves: pgnMoves(game),
       result,
     }),
   };
+}
+
+/**
+ * Each move with `[%clk]`, the mover's time left, when a clock switched by the moves runs (one
+ * press a move); otherwise `[%emt]`, the time the move took.
+ */
+function pgnMoves(game: Game): PgnMove[] {
+  const moves = game.moves;
+  const left = game.clock?.leftAfterPresses();
+  if (left && left.length === moves.length) {
+    return moves.map((m, i) => ({ move: m.move, iccs: m.iccs, clock: left[i]! }));
+  }
+  return moves.map((m, i) => ({ move: m.move, iccs: m.iccs, emt: m.t - (moves[i - 1]?.t ?? 0) }));
 }
 
 function clockView(game: Game, now: number): ClockView | undefined {

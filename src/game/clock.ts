@@ -49,6 +49,8 @@ interface PressRecord {
   readonly before: SideState;
   /** Time the side spent on the move it completed with this press. */
   readonly used: number;
+  /** Time left to the side just after the press (increments and a new period included). */
+  left?: number;
 }
 
 /** Parses "40/7200+30, 20/3600, 1800" style controls: moves/seconds[+increment], comma-separated. */
@@ -182,7 +184,8 @@ export class ChessClock {
     }
     if (this.tick(t)) return this.flagError();
     const side = this.sides[color];
-    this.log.push({ color, before: { ...side }, used: t - this.since });
+    const record: PressRecord = { color, before: { ...side }, used: t - this.since };
+    this.log.push(record);
     side.remaining -= t - this.since;
     const period = this.periodAt(side.period);
     side.remaining += period.incrementMs ?? 0;
@@ -196,9 +199,15 @@ export class ChessClock {
         side.remaining += next.ms;
       }
     }
+    record.left = side.remaining;
     this.runningSide = opposite(color);
     this.since = t;
     return ok(undefined);
+  }
+
+  /** Time left to the side that pressed, just after each press that stands (`[%clk]` of each move). */
+  leftAfterPresses(): number[] {
+    return this.log.map((r) => r.left ?? 0);
   }
 
   /**

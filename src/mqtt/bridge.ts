@@ -5,7 +5,7 @@
  * and the boards' retained state again (the feed's). Every request payload is checked; a bad one
  * is answered with an error naming what is wrong.
  */
-import { connect, type MqttClient } from 'mqtt';
+import type { Aedes } from 'aedes';
 import type { ControllerContext, Extension, MqttPublisher } from '../controller/extension.js';
 import type { FeedMessage } from '../controller/feed.js';
 import { RATE_LIMITED, type RateLimiter } from '../controller/limits.js';
@@ -24,6 +24,7 @@ import {
   type ResponsePayload,
   type TopicSpec,
 } from './contract.js';
+import { type BridgeClient, InProcessClient } from './in-process.js';
 export interface BridgeOptions {
   /** Broker URL: `mqtt://host:port` or `ws://host:port`. */
   readonly url: string;
@@ -43,15 +44,19 @@ export interface BridgeOptions {
   readonly protocolVersion?: 4 | 5;
   /** How long `start` waits for the first connection before going on (it keeps trying). */
   readonly connectTimeoutMs?: number;
+  /** The embedded broker: connect inside the process, not over a socket (`url` is then only a name). */
+  readonly inProcess?: Aedes;
 }
 
 export class MqttBridge implements Extension, MqttPublisher {
   readonly name = 'mqtt';
-  private client: MqttClient | undefined;
+  private client: BridgeClient | undefined;
   private readonly unsubscribers: (() => void)[] = [];
   private readonly bridge: ReturnType<typeof bridgeTopics>;
   /** Topics other extensions listen to (`subscribe`). */
   private readonly listeners = new Map<string, Set<(payload: Buffer) => void>>();
+  /** Called on every (re)connect, after the retained state went out again. */
+  private readonly connected = new Set<() => void>();
 
   constructor(
     private readonly context: ControllerContext,
@@ -63,26 +68,30 @@ export class MqttBridge implements Extension, MqttPublisher {
   async start(): Promise<void> {
     this.listen();
     const offline: BridgeStatePayload = { state: 'offline' };
-    const client = connect(this.options.url, {
-      clientId: this.options.clientId ?? `xqboard-${process.pid}-${Math.random().toString(16).slice(2, 8)}`,
-      clean: true,
-      reconnectPeriod: 1000,
-      connectTimeout: 10_000,
-      // MQTT 5 where the broker has it (not aedes): a request's retain flag is then seen as sent.
-      protocolVersion: this.options.protocolVersion ?? 4,
-      ...(this.options.ca ? { ca: this.options.ca } : {}),
-      will: {
-        topic: this.bridge.state,
-        payload: Buffer.from(JSON.stringify(offline)),
-        qos: BRIDGE_STATE_SPEC.qos,
-        retain: BRIDGE_STATE_SPEC.retain,
-      },
-      ...(this.options.username !== undefined ? { username: this.options.username } : {}),
-      ...(this.options.password !== undefined ? { password: this.options.password } : {}),
-    });
+    // mqtt.js is loaded only for an external broker.
+    const client: BridgeClient = this.options.inProcess
+      ? new InProcessClient(this.options.inProcess)
+      : (await import('mqtt')).connect(this.options.url, {
+          clientId:
+            this.options.clientId ?? `xqboard-${process.pid}-${Math.random().toString(16).slice(2, 8)}`,
+          clean: true,
+          reconnectPeriod: 1000,
+          connectTimeout: 10_000,
+          // MQTT 5 where the broker has it (not aedes): a request's retain flag is then seen as sent.
+          protocolVersion: this.options.protocolVersion ?? 4,
+          ...(this.options.ca ? { ca: this.options.ca } : {}),
+          will: {
+            topic: this.bridge.state,
+            payload: Buffer.from(JSON.stringify(offline)),
+            qos: BRIDGE_STATE_SPEC.qos,
+            retain: BRIDGE_STATE_SPEC.retain,
+          },
+          ...(this.options.username !== undefined ? { username: this.options.username } : {}),
+          ...(this.options.password !== undefined ? { password: this.options.password } : {}),
+        });
     this.client = client;
     client.on('connect', () => this.onConnect());
-    client.on('message', (topic, payload, packet) => this.onMessage(topic, payload, packet.retain));
+    client.on('message', (topic, payload, packet) => this.onMessage(topic, payload, packet.retain === true));
     client.on('error', (e) => this.context.logger.warn(`mqtt: ${e.message}`));
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
@@ -118,6 +127,14 @@ export class MqttBridge implements Extension, MqttPublisher {
     this.client?.publish(topic, payload, { qos: spec.qos, retain: spec.retain }, (e) => {
       if (e) this.context.logger.warn(`mqtt: publishing to ${topic}: ${e.message}`);
     });
+  }
+
+  onConnected(listener: () => void): () => void {
+    this.connected.add(listener);
+    if (this.client?.connected) listener();
+    return () => {
+      this.connected.delete(listener);
+    };
   }
 
   subscribe(topic: string, handler: (payload: Buffer) => void): () => void {
@@ -165,6 +182,7 @@ export class MqttBridge implements Extension, MqttPublisher {
     this.client?.subscribe(this.bridge.requestWildcard, { qos: 1, rap: true }, (e) => {
       if (e) this.context.logger.error(`mqtt: cannot subscribe to requests: ${e.message}`);
     });
+    for (const l of [...this.connected]) l();
   }
 
   // --- in: requests → the controller's request API ---------------------------------------------

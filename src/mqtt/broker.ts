@@ -8,9 +8,10 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import { createServer, type Server } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { Aedes } from 'aedes';
-import { createWebSocketStream, WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
 import { type CodedError, err, ok, type Result } from '../util/result.js';
 import { type GuardOptions, guardBroker } from './guard.js';
+import { WebSocketDuplex } from './ws-transport.js';
 
 export type BrokerErrorCode = 'port_in_use' | 'listen_failed';
 export interface BrokerError extends CodedError<BrokerErrorCode> {
@@ -78,7 +79,8 @@ export class EmbeddedBroker {
       this.ws = ws.value.server;
       wsPort = ws.value.port;
       this.ws.on('connection', (socket, request) => {
-        const stream = createWebSocketStream(socket);
+        // One WebSocket frame per tick of writes, not one per write (ws-transport.ts).
+        const stream = new WebSocketDuplex(socket);
         stream.on('error', () => socket.terminate());
         aedes.handle(stream, request);
       });
@@ -118,11 +120,16 @@ export class EmbeddedBroker {
     this.secure.push(https);
     this.wss = new WebSocketServer({ server: https });
     this.wss.on('connection', (socket, request) => {
-      const stream = createWebSocketStream(socket);
+      const stream = new WebSocketDuplex(socket);
       stream.on('error', () => socket.terminate());
       aedes.handle(stream, request);
     });
     return ok({ tlsPort: tlsPort.value, wssPort: wssPort.value });
+  }
+
+  /** The broker itself, for the controller's own in-process connection (in-process.ts). */
+  get instance(): Aedes | undefined {
+    return this.aedes;
   }
 
   /** Clients connected now (the controller's bridge included). */

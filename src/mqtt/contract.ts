@@ -69,6 +69,75 @@ export const wledApiTopic = (topic: string): string => `${topic}/api`;
 /** WLED publishes `online` / `offline` there (retained, with its last will). */
 export const wledStatusTopic = (topic: string): string => `${topic}/status`;
 
+/**
+ * The public mirror, `<public>/<board>/…` (`<public>` is `broadcast.publicTopic`, default
+ * `<base>/public`): what viewers may see, `broadcast.delayMinutes` late. No requests, responses,
+ * alerts or sensor states: a bridge to a public broker forwards `<public>/#` and nothing else.
+ * Each move is sent once, retained on its own topic, so a viewer arriving late has the whole game
+ * and no message carries the whole game again.
+ */
+export const publicTopics = (pub: string, board: string) => ({
+  /** Retained: the game's id, start position, metadata and result (sent when one of them changes). */
+  game: `${pub}/${board}/game`,
+  /** Retained, one topic a ply: the move. A move taken back is cleared (empty retained payload). */
+  move: (ply: number) => `${pub}/${board}/moves/${ply}`,
+  movesWildcard: `${pub}/${board}/moves/+`,
+  /** Retained: where the game stands (ply, FEN, side to move, clocks), after every move. */
+  status: `${pub}/${board}/status`,
+  availability: `${pub}/${board}/availability`,
+});
+
+export const PUBLIC_SPEC: TopicSpec = { qos: 1, retain: true };
+
+/** The public base topic of a configuration. */
+export const publicBase = (baseTopic: string, publicTopic?: string): string =>
+  publicTopic ?? `${baseTopic}/public`;
+
+export interface PublicGamePayload {
+  readonly game: string;
+  readonly startFen: string;
+  readonly meta: BoardMeta;
+  readonly status: GameStatus;
+  readonly result: string;
+  readonly reason: string | null;
+  /** The broadcast delay in ms (0: live). */
+  readonly delayMs: number;
+}
+
+/** A move as `move` has it, with its time when known and the mover's time left when a clock runs. */
+export interface PublicMovePayload extends Omit<MovePayload, 'seq' | 't'> {
+  /** Game time of the move (ms since the game started), when known. */
+  readonly t?: number;
+  /** The mover's time left after the move, when a clock runs. */
+  readonly clock?: number;
+}
+
+export interface PublicStatusPayload {
+  readonly game: string;
+  /** Moves `1..ply` of this game are on `moves/<n>`. */
+  readonly ply: number;
+  readonly fen: string;
+  readonly turn: 'red' | 'black';
+  readonly check: boolean;
+  readonly lastMove: string | null;
+  readonly status: GameStatus;
+  readonly result: string;
+  readonly clock?: ClockView;
+}
+
+/**
+ * Home Assistant MQTT discovery (`homeAssistant.enabled`): each board a device, its entities'
+ * configs retained under `<prefix>/<component>/xqboard_<board>/<object>/config`, published again
+ * when Home Assistant says `online` on `<prefix>/status`. The entities read the live contract's
+ * retained topics (`position`, `result`, availability) and press requests (`game/new`, `game/hint`).
+ */
+export const haTopics = (prefix: string) => ({
+  status: `${prefix}/status`,
+  config: (component: string, board: string, object: string) =>
+    `${prefix}/${component}/xqboard_${board}/${object}/config`,
+});
+export const HA_CONFIG_SPEC: TopicSpec = { qos: 1, retain: true };
+
 // ---------------------------------------------------------------------------------------------
 // Payloads published
 
@@ -129,8 +198,27 @@ export interface ClockView {
   readonly running: 'red' | 'black' | null;
 }
 
+export interface PlayerMeta {
+  readonly name: string;
+  readonly rating?: number;
+  readonly team?: string;
+}
+
+/** Event metadata of a board: from the configuration and the arbiters' `event/meta` requests. */
+export interface BoardMeta {
+  readonly event?: string;
+  readonly site?: string;
+  readonly round?: string;
+  /** The board's number in the round. */
+  readonly number?: number;
+  readonly red?: PlayerMeta;
+  readonly black?: PlayerMeta;
+}
+
 /** The whole game, retained: a viewer arriving late has everything in one message. */
 export interface PositionPayload extends Sequenced {
+  /** Event, round, board number, players. */
+  readonly meta?: BoardMeta;
   readonly game: string;
   readonly startFen: string;
   readonly fen: string;
@@ -229,6 +317,11 @@ export interface BoardPayloads {
 const transaction = z.union([z.string().max(200), z.number()]).optional();
 const boardRef = z.string().min(1).max(64).optional();
 const side = z.enum(['red', 'black']);
+const playerMeta = z.strictObject({
+  name: z.string().min(1).max(100),
+  rating: z.int().min(0).max(4000).optional(),
+  team: z.string().min(1).max(100).optional(),
+});
 
 export const REQUEST_SCHEMAS = {
   /** Ends the current game (unfinished: `*`) and waits for the board to show the new one's position. */
@@ -293,6 +386,24 @@ export const REQUEST_SCHEMAS = {
     }),
   /** Health of every board's sensor source. */
   'bridge/health': z.strictObject({ transaction }),
+  /**
+   * An arbiter names the event (`event`, `site`, `round`: every board of this controller) or a
+   * board's number and players (with `board`, or the only board). `null` removes a player.
+   */
+  'event/meta': z
+    .strictObject({
+      transaction,
+      board: boardRef,
+      event: z.string().min(1).max(200).optional(),
+      site: z.string().min(1).max(200).optional(),
+      round: z.string().min(1).max(50).optional(),
+      number: z.int().min(1).max(10_000).optional(),
+      red: playerMeta.nullable().optional(),
+      black: playerMeta.nullable().optional(),
+    })
+    .refine((o) => Object.keys(o).some((k) => k !== 'transaction' && k !== 'board'), {
+      message: 'give at least one of "event", "site", "round", "number", "red", "black"',
+    }),
 } as const;
 
 export type RequestName = keyof typeof REQUEST_SCHEMAS;

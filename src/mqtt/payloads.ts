@@ -21,6 +21,7 @@ export type BoardMessage = {
 export function positionPayload(view: GameView): Unsequenced<PositionPayload> {
   return {
     game: view.game,
+    ...(view.meta ? { meta: view.meta } : {}),
     startFen: view.startFen,
     fen: view.fen,
     ply: view.ply,

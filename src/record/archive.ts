@@ -17,8 +17,8 @@ const pgnDate = (iso: string): string =>
   /^\d{4}-\d{2}-\d{2}/.test(iso) ? iso.slice(0, 10).replace(/-/g, '.') : '????.??.??';
 
 /**
- * The game a journal holds, replayed by the rules. Each move's `[%clk]` is the mover's clock when
- * a clock ran, else the game time when it was made (a count-up clock from the start).
+ * The game a journal holds, replayed by the rules. Each move's `[%clk]` is the mover's time left
+ * when a clock ran, else `[%emt]` the time the move took.
  */
 export function gameOfJournal(state: JournalState): Result<PgnGame, ArchiveError> {
   const where = `${state.path}`;
@@ -26,13 +26,20 @@ export function gameOfJournal(state: JournalState): Result<PgnGame, ArchiveError
   const pos = setup.ok ? Position.fromSetup(setup.value) : undefined;
   if (!pos?.ok) return err({ code: 'archive_game', message: `${where}: bad start FEN ${state.start.fen}` });
   const moves: PgnMove[] = [];
+  let before = 0;
   for (const m of state.moves) {
     const move = parseIccs(m.iccs);
     if (!move.ok || !pos.value.isLegal(move.value)) {
       return err({ code: 'archive_game', message: `${where}: ply ${m.ply} '${m.iccs}' is not a legal move` });
     }
     pos.value.play(move.value);
-    moves.push({ move: move.value, iccs: makeIccs(move.value), clock: m.clock ?? m.t });
+    const iccs = makeIccs(move.value);
+    moves.push(
+      m.clock !== undefined
+        ? { move: move.value, iccs, clock: m.clock }
+        : { move: move.value, iccs, emt: Math.max(0, m.t - before) },
+    );
+    before = m.t;
   }
   const tags: Record<string, string> = { Date: pgnDate(state.start.startedAt), ...state.start.meta };
   if (state.outcome?.reason) tags.Termination = state.outcome.reason;

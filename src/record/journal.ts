@@ -88,6 +88,7 @@ type JournalRecord =
   | ({ type: 'retract' } & JournalRetract)
   | ({ type: 'end' } & JournalOutcome)
   | { type: 'sensor'; lines: string[] }
+  | { type: 'meta'; meta: Record<string, string> }
   | { type: 'archived'; pgn: string; sensorLog: string | null };
 
 const CRC_TABLE = (() => {
@@ -138,10 +139,15 @@ function apply(
     outcome?: JournalOutcome;
     archived: boolean;
     sensorLog: string[];
+    meta: Record<string, string>;
   },
   r: JournalRecord,
 ): string | undefined {
   switch (r.type) {
+    case 'meta':
+      if (typeof r.meta !== 'object' || r.meta === null) return 'a bad meta record';
+      Object.assign(s.meta, r.meta);
+      return undefined;
     case 'move':
       if (s.outcome) return `a move after the end of the game`;
       if (
@@ -215,6 +221,7 @@ export function parseJournal(bytes: Uint8Array, path = '(journal)'): Result<Jour
     outcome: undefined as JournalOutcome | undefined,
     archived: false,
     sensorLog: [] as string[],
+    meta: {} as Record<string, string>,
   };
   let lineNo = 0;
   while (offset < text.length) {
@@ -259,7 +266,9 @@ export function parseJournal(bytes: Uint8Array, path = '(journal)'): Result<Jour
     });
   }
   const validBytes = Buffer.byteLength(text.slice(0, offset));
-  return ok({ path, start, ...s, warnings, validBytes });
+  // Metadata changed during the game (an arbiter's `event/meta`) is the game's.
+  const { meta, ...rest } = s;
+  return ok({ path, start: { ...start, meta: { ...start.meta, ...meta } }, ...rest, warnings, validBytes });
 }
 
 export function readJournal(path: string): Result<JournalState, JournalError> {
@@ -503,6 +512,11 @@ export class GameJournal {
   appendSensorLines(lines: readonly string[]): Result<void, JournalError> {
     if (lines.length === 0) return ok(undefined);
     return this.append({ type: 'sensor', lines: [...lines] }, false);
+  }
+
+  /** New metadata (PGN tags) for the game, over the start record's. */
+  appendMeta(meta: Readonly<Record<string, string>>): Result<void, JournalError> {
+    return this.append({ type: 'meta', meta: { ...meta } });
   }
 
   /** Takes back the last move. */

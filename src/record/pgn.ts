@@ -14,8 +14,10 @@ export interface PgnMove {
   readonly iccs: string;
   /** Free-text comment after the move, without the clock command. */
   readonly comment?: string;
-  /** `[%clk]`: the clock time of the move in milliseconds. */
+  /** `[%clk]`: the mover's time left after the move, in milliseconds. */
   readonly clock?: number;
+  /** `[%emt]`: the time the move took, in milliseconds (games without a clock). */
+  readonly emt?: number;
 }
 
 export interface PgnGame {
@@ -161,13 +163,18 @@ function wordTokens(word: string): Token[] {
 }
 
 const CLOCK = /\[%clk\s+(\d+):(\d{1,2}):(\d{1,2}(?:\.\d+)?)\]/;
+const EMT = /\[%emt\s+(\d+):(\d{1,2}):(\d{1,2}(?:\.\d+)?)\]/;
+const hmsMs = (m: RegExpExecArray): number =>
+  Math.round((Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3])) * 1000);
 
-function splitClock(comment: string): { comment?: string; clock?: number } {
+function splitClock(comment: string): { comment?: string; clock?: number; emt?: number } {
   const m = CLOCK.exec(comment);
-  const text = comment.replace(CLOCK, '').trim();
-  const out: { comment?: string; clock?: number } = {};
+  const e = EMT.exec(comment);
+  const text = comment.replace(CLOCK, '').replace(EMT, '').trim();
+  const out: { comment?: string; clock?: number; emt?: number } = {};
   if (text !== '') out.comment = text;
-  if (m) out.clock = Math.round((Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3])) * 1000);
+  if (m) out.clock = hmsMs(m);
+  if (e) out.emt = hmsMs(e);
   return out;
 }
 
@@ -199,20 +206,21 @@ export function parseGame(text: string, index = 1): Result<PgnGame, PgnError> {
 
   const tokens = tokenize(lines.slice(k).join('\n'));
   if (!tokens.ok) return fail('pgn_syntax', tokens.error);
-  const moves: { move: Move; iccs: string; comment?: string; clock?: number }[] = [];
+  const moves: { move: Move; iccs: string; comment?: string; clock?: number; emt?: number }[] = [];
   let comment: string | undefined;
   let result: string | undefined;
   for (const token of tokens.value) {
     if (token.kind === 'result') {
       result = token.text;
     } else if (token.kind === 'comment') {
-      const { comment: c, clock } = splitClock(token.text);
+      const { comment: c, clock, emt } = splitClock(token.text);
       const last = moves[moves.length - 1];
       if (!last) {
         if (c !== undefined) comment = comment === undefined ? c : `${comment} ${c}`;
       } else {
         if (c !== undefined) last.comment = last.comment === undefined ? c : `${last.comment} ${c}`;
         if (clock !== undefined) last.clock = clock;
+        if (emt !== undefined) last.emt = emt;
       }
     } else {
       const ply = moves.length + 1;
@@ -306,9 +314,11 @@ export function writePgn(game: PgnGame, options: PgnWriteOptions = {}): string {
     // The move number stays on the line of its move.
     const number = pos.turn === 'red' ? `${fullmove}. ` : i === 0 ? `${fullmove}... ` : '';
     words.push(number + makeMove(pos, m.move, notation, options.style));
-    const notes = [m.clock !== undefined ? `[%clk ${formatClock(m.clock)}]` : '', m.comment ?? ''].filter(
-      (s) => s !== '',
-    );
+    const notes = [
+      m.clock !== undefined ? `[%clk ${formatClock(m.clock)}]` : '',
+      m.emt !== undefined ? `[%emt ${formatClock(m.emt)}]` : '',
+      m.comment ?? '',
+    ].filter((s) => s !== '');
     if (notes.length) words.push(`{${notes.join(' ')}}`);
     if (pos.turn === 'black') fullmove++;
     pos.play(m.move);

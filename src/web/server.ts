@@ -27,6 +27,7 @@ import { positionPayload } from '../mqtt/payloads.js';
 import { type CodedError, err, ok, type Result } from '../util/result.js';
 import { WebAuth } from './auth.js';
 import type { BoardSnapshot, BoardsResponse } from './events.js';
+import { LivePgn } from './live-pgn.js';
 
 export type WebServerErrorCode = 'port_in_use' | 'listen_failed';
 export interface WebServerError extends CodedError<WebServerErrorCode> {
@@ -46,6 +47,8 @@ export interface WebServerOptions {
   readonly access?: AccessList;
   /** Requests per address. */
   readonly limiter?: RateLimiter;
+  /** What the viewer page (viewer.html) reads from `viewer.json`: the broker's WebSocket port, the public base. */
+  readonly viewer?: { readonly wsPort?: number; readonly base: string };
 }
 
 export interface WebAddress {
@@ -58,6 +61,8 @@ const ASSETS: Readonly<Record<string, { file: string; type: string }>> = {
   '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
   '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
   '/app.js.map': { file: 'app.js.map', type: 'application/json; charset=utf-8' },
+  '/viewer.html': { file: 'viewer.html', type: 'text/html; charset=utf-8' },
+  '/viewer.js': { file: 'viewer.js', type: 'text/javascript; charset=utf-8' },
 };
 
 const BODY_LIMIT = 16 * 1024;
@@ -83,11 +88,14 @@ export class WebServer implements Extension {
   private ping: NodeJS.Timeout | undefined;
   private eventId = 0;
   private readonly auth: WebAuth | undefined;
+  private readonly livePgn: LivePgn | undefined;
 
   constructor(
     private readonly context: ControllerContext,
     private readonly options: WebServerOptions,
   ) {
+    const feed = context.publicFeed;
+    this.livePgn = feed && new LivePgn(feed, () => [...context.sessions.keys()], context.metadata);
     this.auth = options.access ? new WebAuth(options.access) : undefined;
     if (this.auth) this.auth.onFailure = (m) => context.logger.warn(m);
   }
@@ -175,8 +183,11 @@ export class WebServer implements Extension {
       const action = /^\/api\/boards\/([^/]+)\/([a-z]+)$/.exec(path);
       const request = /^\/api\/(?:request\/(.+)|(login))$/.exec(path);
       if (streaming) this.events(req, res);
+      else if (reading && this.livePgn && LivePgn.handles(path)) this.livePgn.serve(req, res, path);
       else if (reading && path === '/api/boards') this.json(res, { status: 200, body: this.boards() });
       else if (reading && path === '/api/session') void this.session(req).then((a) => this.json(res, a));
+      else if (reading && path === '/viewer.json')
+        this.json(res, { status: 200, body: this.options.viewer ?? {} });
       else if (reading && asset) this.asset(res, asset);
       else if ((action || request) && req.method !== 'POST') {
         res.setHeader('allow', 'POST');

@@ -211,7 +211,7 @@ export async function playTwoMoves(viewer: Recorder, dir: string, base = BASE): 
   const pgn = viewer.on(`${base}/board1/pgn`).at(-1)!;
   expect(pgn.qos).toBe(1);
   expect(pgn.text).toContain('[Game "Chinese Chess"]');
-  expect(pgn.text).toMatch(/1\. h2e2 \{\[%clk [0-9:]+\]\} h9g7/);
+  expect(pgn.text).toMatch(/1\. h2e2 \{\[%emt [0-9:]+\]\} h9g7/);
 
   // Every live message of board1 carries the next seq: no gap.
   const live = viewer.messages.filter(

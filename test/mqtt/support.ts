@@ -1,11 +1,9 @@
 /** What the MQTT tests share: a recording client, a Mosquitto of their own. */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect, type IClientOptions, type MqttClient } from 'mqtt';
 import { readJournal } from '../../src/record/journal.js';
+import { type MosquittoOptions, runMosquitto } from '../helpers/mosquitto.js';
 
 export interface Received {
   readonly topic: string;
@@ -114,15 +112,6 @@ export interface Mosquitto {
   stop(): Promise<void>;
 }
 
-export interface MosquittoOptions {
-  /** More mosquitto.conf lines (password_file, acl_file…); default: anonymous clients allowed. */
-  readonly conf?: string;
-  /** A WebSocket listener too (on the next port). */
-  readonly websockets?: boolean;
-  /** Lines for each listener (certfile, keyfile: TLS). */
-  readonly listenerConf?: string;
-}
-
 /**
  * A Mosquitto of the test's own (anonymous clients allowed). Mosquitto cannot be told to take any
  * free port and say which, so it is given one at random and started again on another if that one
@@ -130,95 +119,6 @@ export interface MosquittoOptions {
  * the binary.
  */
 export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mosquitto> {
-  const which = spawnSync('sh', ['-c', 'command -v mosquitto || ls /usr/sbin/mosquitto'], {
-    encoding: 'utf8',
-  });
-  const binary = which.stdout.trim().split('\n')[0];
-  if (which.status !== 0 || !binary) {
-    throw new Error(
-      'mosquitto is not installed: `apt-get install -y mosquitto` (it is in the APT_PACKAGES of .ci/run)',
-    );
-  }
-  const failures: string[] = [];
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 40_000);
-    const started = await tryMosquitto(binary, port, options);
-    if (started.ok) return started.value;
-    failures.push(started.error);
-    if (!/in use/i.test(started.error)) break;
-  }
-  throw new Error(`mosquitto did not start:\n${failures.join('\n')}`);
-}
-
-async function tryMosquitto(
-  binary: string,
-  port: number,
-  options: MosquittoOptions,
-): Promise<{ ok: true; value: Mosquitto } | { ok: false; error: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'xqboard-mosquitto-'));
-  const conf = join(dir, 'mosquitto.conf');
-  writeFileSync(
-    conf,
-    [
-      `listener ${port} 127.0.0.1`,
-      ...(options.listenerConf ? [options.listenerConf] : []),
-      ...(options.websockets
-        ? [
-            `listener ${port + 1} 127.0.0.1`,
-            'protocol websockets',
-            ...(options.listenerConf ? [options.listenerConf] : []),
-          ]
-        : []),
-      options.conf ?? 'allow_anonymous true',
-      'persistence false',
-      'log_dest stderr',
-      'log_type all',
-      '',
-    ].join('\n'),
-  );
-  const child: ChildProcess = spawn(binary, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => {
-    stderr += d.toString();
-  });
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    // Up when this Mosquitto (not some other program on the port) says it listens and answers.
-    const listening =
-      stderr.includes(`listen socket on port ${port}`) &&
-      (!options.websockets || stderr.includes(`websockets listen socket on port ${port + 1}`));
-    const up =
-      listening &&
-      child.exitCode === null &&
-      (await new Promise<boolean>((resolve) => {
-        const s = createConnection({ port, host: '127.0.0.1' }, () => {
-          s.destroy();
-          resolve(true);
-        });
-        s.on('error', () => resolve(false));
-      }));
-    if (up) break;
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
-      return { ok: false, error: `port ${port}: ${stderr.trim() || 'no output'}` };
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return {
-    ok: true,
-    value: {
-      port,
-      url: `mqtt://127.0.0.1:${port}`,
-      ...(options.websockets ? { wsUrl: `ws://127.0.0.1:${port + 1}` } : {}),
-      async stop() {
-        if (child.exitCode === null) {
-          const exited = new Promise((r) => child.once('exit', r));
-          child.kill('SIGTERM');
-          await exited;
-        }
-        rmSync(dir, { recursive: true, force: true });
-      },
-    },
-  };
+  const m = await runMosquitto(options);
+  return { port: m.port, url: m.url, ...(m.wsUrl ? { wsUrl: m.wsUrl } : {}), stop: () => m.stop() };
 }

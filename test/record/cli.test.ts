@@ -130,7 +130,7 @@ describe('xqboard games', () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain('[Format "WXF"]');
     expect(r.out).toContain('[Termination "resignation"]');
-    expect(r.out).toContain('1. C2.5 {[%clk 0:00:02]} H8+7 {[%clk 0:00:04]}');
+    expect(r.out).toContain('1. C2.5 {[%emt 0:00:02]} H8+7 {[%emt 0:00:02]}');
     const all = await run('games', 'export', '--all', '--dir', dir);
     expect(movesOf(all.out)).toEqual([['h2e2', 'h9g7', 'h0g2', 'i9h9'], ['c3c4']]);
   });

@@ -137,7 +137,8 @@ describe('journal', () => {
     expect(readFileSync(files.sensorLog!, 'utf8')).toBe('{"type":"header","version":1}\n{"t":0,"occ":"x"}\n');
     const pgn = must(parseGame(readFileSync(files.pgn, 'utf8')));
     expect(pgn.moves.map((m) => m.iccs)).toEqual(OPENING);
-    expect(pgn.moves[0]?.clock).toBe(1000);
+    // No clock ran: the time the move took.
+    expect(pgn.moves[0]?.emt).toBe(1000);
     expect(pgn.result).toBe('0-1');
     expect(pgn.tags).toMatchObject({ Red: 'Ann', Black: 'Bo', Date: '2026.11.29', Termination: 'checkmate' });
     const state = must(readJournal(join(dir, 'b.journal.jsonl')));

@@ -126,9 +126,16 @@ function show(
   if (!pos?.ok) throw new UsageError(`bad start position ${game.fen}`);
   const p = pos.value;
   const t = game.tags;
-  io.out(`${state.start.id}  ${t.Red ?? '?'} (Red) – ${t.Black ?? '?'} (Black)`);
+  const player = (side: 'Red' | 'Black'): string => {
+    const extra = [t[`${side}Elo`], t[`${side}Team`]].filter((x) => x !== undefined);
+    return `${t[side] ?? '?'}${extra.length ? ` [${extra.join(', ')}]` : ''} (${side})`;
+  };
+  io.out(`${state.start.id}  ${player('Red')} – ${player('Black')}`);
   const about = [
     t.Event,
+    t.Site,
+    t.Round !== undefined ? `round ${t.Round}` : undefined,
+    t.BoardNumber !== undefined ? `board ${t.BoardNumber}` : undefined,
     t.Date,
     `${game.result}${state.outcome?.reason ? ` ${state.outcome.reason}` : ''}`,
     statusOf(state),
@@ -179,7 +186,7 @@ any unique beginning.
             that cannot be read is named there, and the exit status is 2.
   show      the board as a 9×10 grid (Red upper case, Black lower case, last
             move in brackets) after ply N (default: the last), then the moves.
-  export    the games as PGN (xqbase convention, clock times as [%clk]).
+  export    the games as PGN (xqbase convention, time left as [%clk], or move times as [%emt]).
 
   --wxf-style official|fullwidth, --black-digits fullwidth|ascii as in convert.`,
   run(args, io) {

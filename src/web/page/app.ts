@@ -31,13 +31,10 @@ import {
   type Square,
 } from '../../rules/index.js';
 import { type BoardSnapshot, type BoardsResponse, WEB_TOPICS, type WebEvent } from '../events.js';
+import { GLYPH } from './glyphs.js';
 
 const TOPICS = WEB_TOPICS;
 
-const GLYPH: Record<Color, Record<Role, string>> = {
-  red: { king: '帅', advisor: '仕', elephant: '相', horse: '马', chariot: '车', cannon: '炮', pawn: '兵' },
-  black: { king: '将', advisor: '士', elephant: '象', horse: '马', chariot: '车', cannon: '炮', pawn: '卒' },
-};
 const RED_FILES = '九八七六五四三二一';
 const BLACK_FILES = '１２３４５６７８９';
 
