@@ -214,6 +214,19 @@ export function judge(input: ReaderInput): Verdict {
 
   if (fits.length > 0) {
     const verdict = decide(input, fits);
+    // A story with a piece off the board (knocked) against one of a piece set down where it may not
+    // go: the first would commit a move that may not have been played. Wait until the stray comes
+    // back, or is gone too long to be believed.
+    if (verdict.kind === 'commit' && fewest > 0 && nearFits.some((e) => strayless(e, obs))) {
+      return {
+        kind: 'wait',
+        lifted: liftedNow(input),
+        candidates: [],
+        ambiguous: false,
+        keep: [],
+        recheckAt: soonest(fits.map((e) => e.expires)),
+      };
+    }
     // Takebacks forbidden: the position before the last move is read, but not taken back to.
     if (verdict.kind === 'commit' && verdict.revision && verdict.moves.length === 0 && !input.takebacks) {
       if (fits.some((e) => e.hand.length === 0)) return { kind: 'takeback_refused' };
@@ -467,9 +480,17 @@ function explain(
         // A reply begins after the move it answers landed: a piece that left before that landing
         // was knocked off by the hand, not moved.
         if (prev && m.to !== prev.to && m.from !== prev.to && leftAt < landedAt(prev)) continue;
-        // A piece lands after it was lifted: not where the reading changed before it left.
+        // A piece lands after it was lifted: not where the reading changed before it left (for a
+        // capture, its victim's point filled again before the capturer left: the victim came back).
         const landed = landedAt(m);
         if (landed > Number.NEGATIVE_INFINITY && leftAt > landed) continue;
+        if (
+          pos.colorAt(m.to) !== 0 &&
+          obs[m.to] !== 0 &&
+          ctx.evidence.lifted.has(m.to) &&
+          (ctx.evidence.changedAt[m.to] ?? Number.NEGATIVE_INFINITY) < leftAt
+        )
+          continue;
         // Moves follow each other: a piece that left before an earlier move's piece did is not a
         // later move's (only for a piece that stood there from the start: a square a move of the
         // line filled was lifted first by another piece).
@@ -513,9 +534,12 @@ function isHidden(pos: Position, m: Move, onTop: boolean, prev: Move | undefined
  */
 function landingTime(m: Move, ctx: Ctx): number {
   const left = (ctx.evidence.firstLifted ?? ctx.evidence.lifted).get(m.from) ?? Number.NEGATIVE_INFINITY;
-  if (ctx.mask.has(m.to) || ctx.obs[m.to] === 0 || ctx.captures.has(m)) return left;
+  if (ctx.mask.has(m.to) || ctx.obs[m.to] === 0 || ctx.captures.has(m)) return left + MIN_CARRY_MS;
   return Math.max(left, ctx.evidence.changedAt[m.to] ?? Number.NEGATIVE_INFINITY);
 }
+
+/** A hand takes at least this long to carry a piece from one point to another and set it down. */
+const MIN_CARRY_MS = 100;
 
 /** A hand knocks a neighbour while its own piece is in the air, or just after setting it down. */
 const KNOCK_AFTER_LANDING_MS = 300;
@@ -575,6 +599,10 @@ function appearedSquares(pos: Position, ctx: Ctx, covered: readonly Square[]): S
   }
   return out;
 }
+
+/** A near fit with nobody's piece astray but one set down where the line has none: a misplacement. */
+const strayless = (e: Explanation, obs: Uint8Array): boolean =>
+  e.strays === 0 && !e.revision && e.bad !== undefined && obs[e.bad] !== 0;
 
 /** Checks the board against `pos` with pieces in the hand, and records the explanation. */
 function add(
