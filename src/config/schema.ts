@@ -145,10 +145,7 @@ export const mqttSchema = z.strictObject({
     .optional(),
   /** External broker over mqtts:// or wss://: the CA certificate (PEM) that signed its certificate. */
   ca: z.string().min(1).optional(),
-  /**
-   * Embedded broker in a worker thread of its own, so its fan-out never holds up the move reader's
-   * timers. Not available yet with the access roles (it cannot enforce them there): ignored.
-   */
+  /** Embedded broker in a worker thread of its own, so its fan-out never holds up the move reader's timers. */
   brokerThread: z.boolean().default(false),
 });
 

@@ -16,7 +16,7 @@ import { LedsExtension } from '../leds/extension.js';
 import { AccessList } from '../mqtt/access.js';
 import { MqttBridge } from '../mqtt/bridge.js';
 import { type BrokerAddress, type BrokerError, EmbeddedBroker } from '../mqtt/broker.js';
-import type { ThreadedBroker } from '../mqtt/broker-thread.js';
+import { ThreadedBroker } from '../mqtt/broker-thread.js';
 import { publicBase } from '../mqtt/contract.js';
 import { HomeAssistantDiscovery } from '../mqtt/ha-discovery.js';
 import { type ArchiveLock, type ArchiveLockError, lockArchive } from '../record/lock.js';
@@ -142,20 +142,39 @@ export class Controller {
         this.releaseLock();
         return err(tls.error);
       }
-      // The broker's own thread cannot take the access roles' checks (functions do not cross into a
-      // worker): the roles come first, so the broker stays on the main thread.
-      if (config.mqtt.brokerThread) {
-        this.logger.error(
-          'mqtt.brokerThread is not available with access roles yet: the broker runs on the main thread',
-        );
-      }
-      this.broker = new EmbeddedBroker({
+      // Home Assistant's birth message, which its (arbiter) account may publish.
+      const homeAssistantStatus = config.homeAssistant.enabled
+        ? `${config.homeAssistant.prefix}/status`
+        : undefined;
+      const common = {
         port: listen.mqttPort ?? config.mqtt.port,
         ...(wsPort !== undefined ? { wsPort } : {}),
         ...(host !== undefined ? { host } : {}),
         ...(tls.value ? { tls: tls.value } : {}),
-        guard: { access, baseTopic: config.mqtt.baseTopic, limiter, logger: this.logger },
-      });
+      };
+      this.broker = config.mqtt.brokerThread
+        ? new ThreadedBroker(
+            {
+              ...common,
+              guard: {
+                access: config.access,
+                controller: login,
+                baseTopic: config.mqtt.baseTopic,
+                homeAssistantStatus,
+              },
+            },
+            this.logger,
+          )
+        : new EmbeddedBroker({
+            ...common,
+            guard: {
+              access,
+              baseTopic: config.mqtt.baseTopic,
+              limiter,
+              logger: this.logger,
+              homeAssistantStatus,
+            },
+          });
       const started = await this.broker.start();
       if (!started.ok) {
         this.broker = undefined;

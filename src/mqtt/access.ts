@@ -91,9 +91,18 @@ export function mayRead(account: Account, base: string, topic: string): boolean 
   }
 }
 
-/** Whether `account` may publish on `topic`. */
-export function mayWrite(account: Account, base: string, topic: string): boolean {
+/**
+ * Whether `account` may publish on `topic`. `homeAssistantStatus`: Home Assistant's birth message
+ * (`<prefix>/status`), which its account (an arbiter's) sends when it comes online.
+ */
+export function mayWrite(
+  account: Account,
+  base: string,
+  topic: string,
+  homeAssistantStatus?: string,
+): boolean {
   if (account.role === 'controller') return true;
+  if (account.role === 'arbiter' && topic === homeAssistantStatus) return true;
   if (account.role === 'led') return account.topic !== undefined && under(topic, account.topic);
   const route = parseRequestTopic(base, topic);
   return route !== undefined && mayRequest(account, route);

@@ -3,20 +3,65 @@
  * many viewers then runs beside the controller's event loop instead of on it, so the move
  * reader's timers are not held up by it (`npm run bench -- fan-out` shows the loop delay both
  * ways). The controller's bridge then connects to it over TCP like any client. Same API as
- * EmbeddedBroker (start gives the ports or the coded error).
+ * EmbeddedBroker (start gives the ports or the coded error). The access roles go in as data and
+ * the worker builds the same checks (functions do not cross into a thread); their log lines come
+ * back to the controller's logger.
  */
-import { isMainThread, parentPort, type Worker, workerData } from 'node:worker_threads';
+import { isMainThread, type MessagePort, parentPort, type Worker, workerData } from 'node:worker_threads';
+import type { AccessConfig } from '../config/schema.js';
+import { RateLimiter } from '../controller/limits.js';
 import { workerOf } from '../controller/worker-script.js';
+import type { Logger } from '../util/log.js';
 import type { Result } from '../util/result.js';
+import { AccessList } from './access.js';
 import { type BrokerAddress, type BrokerError, type BrokerOptions, EmbeddedBroker } from './broker.js';
 
 const MARK = 'xqboardBrokerWorker';
 
+/** The roles as plain data: the configuration's, and the controller's own login. */
+export interface GuardSpec {
+  readonly access: AccessConfig;
+  readonly controller?: { readonly username: string; readonly password: string } | undefined;
+  readonly baseTopic: string;
+  readonly homeAssistantStatus?: string | undefined;
+}
+
+export type ThreadedBrokerOptions = Omit<BrokerOptions, 'guard'> & { readonly guard?: GuardSpec };
+
 type Started = { type: 'started'; result: Result<BrokerAddress, BrokerError> };
+type LogLine = { type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; message: string };
+
+/** The worker's log lines, sent to the controller's thread. */
+function forwardingLogger(port: MessagePort): Logger {
+  const line = (level: LogLine['level']) => (message: string) =>
+    port.postMessage({ type: 'log', level, message } satisfies LogLine);
+  const logger: Logger = {
+    debug: line('debug'),
+    info: line('info'),
+    warn: line('warn'),
+    error: line('error'),
+    child: () => logger,
+  };
+  return logger;
+}
 
 if (!isMainThread && (workerData as Record<string, unknown> | null)?.[MARK] === true && parentPort) {
   const port = parentPort;
-  const broker = new EmbeddedBroker((workerData as { options: BrokerOptions }).options);
+  const { guard, ...options } = (workerData as { options: ThreadedBrokerOptions }).options;
+  const broker = new EmbeddedBroker({
+    ...options,
+    ...(guard
+      ? {
+          guard: {
+            access: new AccessList(guard.access, guard.controller),
+            baseTopic: guard.baseTopic,
+            limiter: new RateLimiter(guard.access.rateLimit.burst, guard.access.rateLimit.perMinute),
+            logger: forwardingLogger(port),
+            homeAssistantStatus: guard.homeAssistantStatus,
+          },
+        }
+      : {}),
+  });
   void broker.start().then((result) => port.postMessage({ type: 'started', result } satisfies Started));
   port.on('message', (m: { type: string }) => {
     if (m.type === 'stop') void broker.stop().then(() => port.postMessage({ type: 'stopped' }));
@@ -26,15 +71,19 @@ if (!isMainThread && (workerData as Record<string, unknown> | null)?.[MARK] === 
 export class ThreadedBroker {
   private worker: Worker | undefined;
 
-  constructor(private readonly options: BrokerOptions) {}
+  constructor(
+    private readonly options: ThreadedBrokerOptions,
+    private readonly logger?: Logger,
+  ) {}
 
   async start(): Promise<Result<BrokerAddress, BrokerError>> {
     const worker = workerOf(import.meta.url, 'broker-worker', { [MARK]: true, options: this.options });
     this.worker = worker;
     const started = await new Promise<Result<BrokerAddress, BrokerError>>((resolve, reject) => {
       worker.once('error', reject);
-      worker.on('message', (m: Started) => {
+      worker.on('message', (m: Started | LogLine) => {
         if (m.type === 'started') resolve(m.result);
+        else if (m.type === 'log') this.logger?.[m.level](m.message);
       });
     });
     if (!started.ok) await this.stop();

@@ -30,6 +30,8 @@ export interface GuardOptions {
   readonly baseTopic: string;
   readonly limiter: RateLimiter;
   readonly logger: Logger;
+  /** Home Assistant's birth topic, when discovery is on: its (arbiter) account may publish it. */
+  readonly homeAssistantStatus?: string | undefined;
 }
 
 type Packet = { topic: string; payload: Buffer | string; retain: boolean; qos: 0 | 1 | 2 };
@@ -101,7 +103,7 @@ export function guardBroker(aedes: Aedes, options: GuardOptions): void {
     // The broker's own messages (a will published after its client is gone) pass.
     if (!client) return done(null);
     const account = accounts.get(client);
-    if (!account || !mayWrite(account, baseTopic, packet.topic)) {
+    if (!account || !mayWrite(account, baseTopic, packet.topic, options.homeAssistantStatus)) {
       dropped.add(packet);
       return done(null);
     }

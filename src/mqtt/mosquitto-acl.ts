@@ -24,7 +24,12 @@ export interface MosquittoFiles {
 const PLAYER_REQUESTS = ['game/hint', 'game/get', 'game/draw', 'game/resign'];
 
 /** The `topic` lines of an account (anonymous: account.name null). */
-export function aclLines(account: Account, base: string, boards: readonly string[]): string[] {
+export function aclLines(
+  account: Account,
+  base: string,
+  boards: readonly string[],
+  homeAssistantStatus?: string,
+): string[] {
   const publicRead = [
     `topic read ${base}/bridge/state`,
     `topic read ${base}/bridge/info`,
@@ -34,7 +39,12 @@ export function aclLines(account: Account, base: string, boards: readonly string
     case 'controller':
       return ['topic readwrite #', 'topic read $SYS/#'];
     case 'arbiter':
-      return ['topic read #', 'topic read $SYS/#', `topic write ${base}/bridge/request/#`];
+      return [
+        'topic read #',
+        'topic read $SYS/#',
+        `topic write ${base}/bridge/request/#`,
+        ...(homeAssistantStatus ? [`topic write ${homeAssistantStatus}`] : []),
+      ];
     case 'led':
       return [`topic readwrite ${account.topic}`, `topic readwrite ${account.topic}/#`];
     case 'viewer':
@@ -55,6 +65,9 @@ export function aclLines(account: Account, base: string, boards: readonly string
 export function mosquittoFiles(config: Config): MosquittoFiles {
   const base = config.mqtt.baseTopic;
   const boards = config.boards.map((b) => b.id);
+  const homeAssistantStatus = config.homeAssistant.enabled
+    ? `${config.homeAssistant.prefix}/status`
+    : undefined;
   const warnings: string[] = [];
   const users: { name: string; hash: string; account: Account }[] = config.access.users.map((u) => ({
     name: u.name,
@@ -90,7 +103,7 @@ export function mosquittoFiles(config: Config): MosquittoFiles {
       '',
       `# ${u.account.role}`,
       `user ${u.name}`,
-      ...aclLines(u.account, base, boards),
+      ...aclLines(u.account, base, boards, homeAssistantStatus),
     ]),
     '',
   ].join('\n');

@@ -20,6 +20,8 @@ afterEach(async () => {
   }
 });
 
+const HOME_ASSISTANT = { name: 'homeassistant', password: 'h4ss', role: 'arbiter' } as const;
+
 describe('Home Assistant discovery', () => {
   it('announces each board as a device, again when Home Assistant comes online; its buttons work', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'xqboard-ha-'));
@@ -32,6 +34,8 @@ describe('Home Assistant discovery', () => {
       archive: { dir },
       web: { enabled: false },
       homeAssistant: { enabled: true },
+      // Home Assistant's account: it reads the discovery topics and presses the buttons.
+      access: { users: [HOME_ASSISTANT] },
     });
     const controller = new Controller({ config, handMs: 40, listen: { mqttPort: 0 } });
     running.push({ controller, dir });
@@ -40,12 +44,11 @@ describe('Home Assistant discovery', () => {
     await controller.sessions.get('b1')!.untilPlaying(3000);
     const url = `mqtt://127.0.0.1:${started.value.broker!.port}`;
 
-    const ha = await Recorder.connect(url, [
-      'homeassistant/#',
-      'hq/b1/position',
-      'hq/b1/result',
-      'hq/bridge/response/#',
-    ]);
+    const ha = await Recorder.connect(
+      url,
+      ['homeassistant/#', 'hq/b1/position', 'hq/b1/result', 'hq/bridge/response/#'],
+      { username: HOME_ASSISTANT.name, password: HOME_ASSISTANT.password },
+    );
     const objects = [
       'sensor/last_move',
       'sensor/turn',
