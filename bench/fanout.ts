@@ -81,6 +81,8 @@ async function startViewers(url: string, count: number): Promise<Viewers> {
   };
 }
 
+const PROBE = { name: 'frame-probe', password: 'probe' } as const;
+
 /** Frames a raw WebSocket viewer receives per published message (aedes once wrote ~5). */
 async function framesPerMessage(wsUrl: string, tcpUrl: string): Promise<number> {
   const ws = new WebSocket(wsUrl, 'mqtt');
@@ -111,6 +113,8 @@ async function framesPerMessage(wsUrl: string, tcpUrl: string): Promise<number> 
       protocolId: 'MQTT',
       protocolVersion: 4,
       clientId: `frames-${process.pid}`,
+      username: PROBE.name,
+      password: Buffer.from(PROBE.password),
       clean: true,
       keepalive: 30,
     }),
@@ -120,7 +124,7 @@ async function framesPerMessage(wsUrl: string, tcpUrl: string): Promise<number> 
   );
   await suback;
   const before = frames;
-  const publisher = connect(tcpUrl, { reconnectPeriod: 0 });
+  const publisher = connect(tcpUrl, { reconnectPeriod: 0, username: PROBE.name, password: PROBE.password });
   await new Promise((r) => publisher.once('connect', r));
   const n = 50;
   for (let i = 0; i < n; i++) {
@@ -218,6 +222,8 @@ function controllerFor(dir: string, mqtt: Record<string, unknown>): Controller {
     mqtt: { baseTopic: 'bench', ...mqtt },
     archive: { dir },
     web: { enabled: false },
+    // The frame probe publishes on a topic of its own: an account that may.
+    access: { users: [{ ...PROBE, role: 'controller' }] },
   });
   return new Controller({ config, listen: { mqttPort: 0, wsPort: 0 } });
 }

@@ -134,7 +134,8 @@ export async function runMosquitto(options: MosquittoOptions = {}): Promise<Runn
     }
     rmSync(dir, { recursive: true, force: true });
     failures.push(failed);
-    if (!/in use/i.test(failed)) break;
+    // A port taken meanwhile (libwebsockets says only that it could not create the listener): again.
+    if (!/in use|unable to create websockets listener/i.test(failed)) break;
   }
   throw new Error(`mosquitto did not start:\n${failures.join('\n')}`);
 }
