@@ -3,14 +3,12 @@ import type { GameConfig, TrackerConfig } from '../config/schema.js';
 import type { GameOptions } from '../game/game.js';
 import type { IllegalMovePolicy } from '../game/policy.js';
 import type { Sensing } from '../sensors/snapshot.js';
-import { DEFAULT_TRACKER_OPTIONS, type TrackerOptions } from '../tracker/machine.js';
+import type { TrackerOptions } from '../tracker/machine.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export function trackerOptionsOf(g: GameConfig, t: TrackerConfig, sensing: Sensing): Mutable<TrackerOptions> {
-  // The reader's other timings (strays, dead sensors, setup with a dead square) keep their defaults.
   return {
-    ...DEFAULT_TRACKER_OPTIONS,
     sensing,
     bounceMs: t.bounceMs,
     settleMs: t.settleMs,

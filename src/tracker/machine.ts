@@ -53,7 +53,7 @@ export interface TrackerOptions {
   readonly setupFaultMs?: number;
 }
 
-export const DEFAULT_TRACKER_OPTIONS: Omit<TrackerOptions, 'sensing'> = {
+export const DEFAULT_TRACKER_OPTIONS: Required<Omit<TrackerOptions, 'sensing'>> = {
   bounceMs: 35,
   settleMs: 130,
   outOfSyncMs: 1000,
@@ -61,6 +61,8 @@ export const DEFAULT_TRACKER_OPTIONS: Omit<TrackerOptions, 'sensing'> = {
   foulAfterMs: 0,
   strayMs: DEFAULT_READER_TIMING.strayMs,
   maskAfterMs: DEFAULT_READER_TIMING.maskAfterMs,
+  pendingAlertMs: 1500,
+  buttonGraceMs: 1200,
   setupFaultMs: 1000,
 };
 
@@ -152,7 +154,8 @@ export interface TrackerInput {
 }
 
 interface Context {
-  readonly options: TrackerOptions;
+  /** The options given, every timing left out taking its default. */
+  readonly options: Required<TrackerOptions>;
   readonly game: GameView;
   readonly now: () => number;
   readonly cells: Cells | undefined;
@@ -204,7 +207,7 @@ export function createTrackerMachine() {
         const at = v.kind === 'wait' || v.kind === 'unknown' ? v.recheckAt : undefined;
         return at === undefined ? NEVER : Math.max(1, at - context.now() + 1);
       },
-      setupFault: ({ context }) => context.options.setupFaultMs ?? NEVER,
+      setupFault: ({ context }) => context.options.setupFaultMs,
       foul: ({ context }) => context.options.foulAfterMs,
     },
     guards: {
@@ -419,7 +422,7 @@ export function createTrackerMachine() {
   }).createMachine({
     id: 'tracker',
     context: ({ input }) => ({
-      options: input.options,
+      options: { ...DEFAULT_TRACKER_OPTIONS, ...input.options },
       game: input.game,
       now: input.now,
       cells: undefined,
@@ -589,7 +592,7 @@ function evaluate(context: Context): Partial<Context> {
   const now = context.now();
   // A button counts once a frame read after it shows the board (a lost frame may hide a landing).
   // Without one, it counts once a heartbeat should have come (the link lost it, or has none).
-  const grace = context.options.buttonGraceMs ?? 1200;
+  const grace = context.options.buttonGraceMs;
   const fresh = context.button && (context.frameAt >= context.button.t || now >= context.button.t + grace);
   const button = fresh ? context.button!.side : undefined;
   const verdict = judge({
@@ -611,8 +614,8 @@ function evaluate(context: Context): Partial<Context> {
     settled: context.settled || now >= context.changedAt + context.options.settleMs,
     settleAt: context.changedAt + context.options.settleMs,
     timing: {
-      strayMs: context.options.strayMs ?? DEFAULT_READER_TIMING.strayMs,
-      maskAfterMs: context.options.maskAfterMs ?? DEFAULT_READER_TIMING.maskAfterMs,
+      strayMs: context.options.strayMs,
+      maskAfterMs: context.options.maskAfterMs,
     },
   });
   const out: { -readonly [K in keyof Context]?: Context[K] } = { verdict };
@@ -630,7 +633,7 @@ function evaluate(context: Context): Partial<Context> {
     if (verdict.candidates.length > 0) {
       const since = context.pendingSince ?? now;
       out.pendingSince = since;
-      const limit = context.options.pendingAlertMs ?? 1500;
+      const limit = context.options.pendingAlertMs;
       if (now - since >= limit) v = { ...v, ambiguous: true };
       else soon(since + limit);
     }
@@ -707,7 +710,7 @@ function setupFault(context: Context): { square: Square; reads: 'empty' | 'occup
   }
   if (wrong === undefined) return undefined;
   const since = context.squareChangedAt[wrong] ?? 0;
-  if (context.now() - since < (context.options.setupFaultMs ?? NEVER)) return undefined;
+  if (context.now() - since < context.options.setupFaultMs) return undefined;
   return { square: wrong, reads: cells[wrong] === '.' ? 'empty' : 'occupied' };
 }
 

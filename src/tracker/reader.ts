@@ -142,6 +142,8 @@ interface Ctx {
   readonly refilled: Square[];
   /** The moves of the lines being judged that capture. */
   readonly captures: WeakSet<Move>;
+  /** When each lifted square's piece first left (the order pieces left in). */
+  readonly first: ReadonlyMap<Square, number>;
 }
 
 const matches = (code: number, o: number): boolean => (o === 3 ? code !== 0 : code === o);
@@ -159,6 +161,7 @@ export function judge(input: ReaderInput): Verdict {
     sensing: input.sensing,
     refilled: [...input.evidence.lifted.keys()].filter((sq) => obs[sq] !== 0 && !input.mask.has(sq)),
     captures: new WeakSet(),
+    first: input.evidence.firstLifted ?? input.evidence.lifted,
   };
 
   // The board as it was: nothing to explain.
@@ -346,11 +349,7 @@ function nearSlide(base: Position, moves: readonly Move[], last: Move, sq: Squar
   if (near(sq, last.from)) return true;
   const df = Math.sign((last.to % 9) - (last.from % 9));
   const dr = Math.sign(Math.floor(last.to / 9) - Math.floor(last.from / 9));
-  let pos = base;
-  if (moves.length > 1) {
-    pos = base.clone();
-    for (let k = 0; k < moves.length - 1; k++) pos.play(moves[k]!);
-  }
+  const pos = beforeLast(base, moves);
   let f = last.from % 9;
   let r = Math.floor(last.from / 9);
   for (;;) {
@@ -413,7 +412,7 @@ function explain(
   const { obs, mask } = ctx;
   add(root, line, hiddenInLine, revision, ctx, out);
   const depth = revising ? 1 : MAX_DEPTH;
-  const first = ctx.evidence.firstLifted ?? ctx.evidence.lifted;
+  const { first } = ctx;
   const landedAt = (m: Move): number => landingTime(m, ctx);
   const latestStart = (path: Move[]): number => {
     let latest = Number.NEGATIVE_INFINITY;
@@ -521,7 +520,7 @@ function explain(
 function isHidden(pos: Position, m: Move, onTop: boolean, prev: Move | undefined, ctx: Ctx): boolean {
   if (pos.colorAt(m.to) === 0 || ctx.mask.has(m.to)) return false;
   const taken = ctx.evidence.lifted.get(m.to);
-  const began = prev ? (ctx.evidence.firstLifted ?? ctx.evidence.lifted).get(prev.from) : undefined;
+  const began = prev ? ctx.first.get(prev.from) : undefined;
   if (taken !== undefined && (began === undefined || taken > began)) return false;
   return onTop || ctx.sensing === 'occupancy' || !matches(pos.colorAt(m.from), ctx.obs[m.to]!);
 }
@@ -533,7 +532,7 @@ function isHidden(pos: Position, m: Move, onTop: boolean, prev: Move | undefined
  * its departure bounds it.
  */
 function landingTime(m: Move, ctx: Ctx): number {
-  const left = (ctx.evidence.firstLifted ?? ctx.evidence.lifted).get(m.from) ?? Number.NEGATIVE_INFINITY;
+  const left = ctx.first.get(m.from) ?? Number.NEGATIVE_INFINITY;
   if (ctx.mask.has(m.to) || ctx.obs[m.to] === 0 || ctx.captures.has(m)) return left + MIN_CARRY_MS;
   return Math.max(left, ctx.evidence.changedAt[m.to] ?? Number.NEGATIVE_INFINITY);
 }
@@ -549,7 +548,7 @@ const KNOCK_AFTER_LANDING_MS = 300;
  * in the air: the last move's, a move's of the line, or one the side to move holds.
  */
 function byHand(input: ReaderInput, e: Explanation, sq: Square, ctx: Ctx): boolean {
-  const first = ctx.evidence.firstLifted ?? ctx.evidence.lifted;
+  const { first } = ctx;
   const left = first.get(sq);
   if (left === undefined) return false;
   // (The moved pieces themselves are not knocked neighbours.)
@@ -568,7 +567,7 @@ function byHand(input: ReaderInput, e: Explanation, sq: Square, ctx: Ctx): boole
 
 /** Did the piece on `sq` leave next to the last move, before it landed or just after? */
 function knockedByLast(input: ReaderInput, sq: Square, ctx: Ctx): boolean {
-  const left = (ctx.evidence.firstLifted ?? ctx.evidence.lifted).get(sq);
+  const left = ctx.first.get(sq);
   const last = input.previous?.move;
   if (left === undefined || !last || sq === last.to) return false;
   if (input.previous!.position.colorAt(last.to) !== 0 || !(near(sq, last.from) || near(sq, last.to)))
@@ -674,7 +673,7 @@ function add(
   // was lifted.
   let unexplained = 0;
   const lifted = ctx.evidence.lifted;
-  const first = ctx.evidence.firstLifted ?? lifted;
+  const { first } = ctx;
   for (const sq of ctx.refilled) {
     const at = lifted.get(sq)!;
     let ok = false;
@@ -772,11 +771,7 @@ function dedupe(lines: Move[][]): Move[][] {
  */
 export function isExtendable(base: Position, moves: readonly Move[]): boolean {
   if (moves.length === 0) return false;
-  let pos = base;
-  if (moves.length > 1) {
-    pos = base.clone();
-    for (let k = 0; k < moves.length - 1; k++) pos.play(moves[k]!);
-  }
+  const pos = beforeLast(base, moves);
   const last = moves[moves.length - 1]!;
   if (!pos.isSlider(last.from) || pos.colorAt(last.to) !== 0) return false;
   const df = Math.sign((last.to % 9) - (last.from % 9));
@@ -793,6 +788,14 @@ export function isExtendable(base: Position, moves: readonly Move[]): boolean {
       return true;
   }
   return false;
+}
+
+/** The position the last of `moves` was played from (`base` itself for a single move). */
+function beforeLast(base: Position, moves: readonly Move[]): Position {
+  if (moves.length <= 1) return base;
+  const pos = base.clone();
+  for (let k = 0; k < moves.length - 1; k++) pos.play(moves[k]!);
+  return pos;
 }
 
 /** Common prefix of several lines (the moves every explanation agrees on). */
