@@ -9,8 +9,7 @@ import type { BoardConfig, EngineConfig, GameConfig, TrackerConfig } from '../co
 import { configSchema } from '../config/schema.js';
 import { Game, type GameOptions } from '../game/game.js';
 import type { BoardMeta } from '../mqtt/contract.js';
-import { makeChinese, makeWxf } from '../notation/index.js';
-import { type Color, makeSquareName, opposite, parseIccs } from '../rules/index.js';
+import { type Color, makeSquareName, opposite } from '../rules/index.js';
 import { SensorHealth } from '../sensors/health.js';
 import { BoardSimulator, SimulatedHand } from '../sensors/simulator.js';
 import type { SensorEvent, SensorSource, SourceHealth } from '../sensors/source.js';

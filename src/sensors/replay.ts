@@ -3,7 +3,6 @@
  * Pacing is injected: as fast as possible (no waiting: `xqboard replay`, tests) or real time on a
  * clock (demos). Fed to the same pipeline as a live board.
  */
-import { readFile } from 'node:fs/promises';
 import { readFileCapped } from '../record/read-capped.js';
 import { type Clock, type ManualClock, systemClock } from '../util/clock.js';
 import { Listeners } from '../util/listeners.js';

@@ -7,8 +7,9 @@
  * the port closes or errors, when the handshake times out, or when no valid frame came for
  * `silentPeriods` heartbeats; then the port is closed and reopened after an exponential backoff
  * (capped). A board that answers with another protocol version or sensing kind is such a fault
- * too: the reason is reported, and the port is tried again (the right board may be plugged in). Every reconnect sends HELLO, so the first snapshot after it is the board as it is now:
- * whatever happened while unplugged is in it.
+ * too: the reason is reported, and the port is tried again (the right board may be plugged in).
+ * Every reconnect sends HELLO, so the first snapshot after it is the board as it is now: whatever
+ * happened while unplugged is in it.
  */
 import type { SerialPortStream } from '@serialport/stream';
 import { SerialPort } from 'serialport';

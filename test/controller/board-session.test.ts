@@ -12,7 +12,6 @@ import { BoardSession } from '../../src/controller/board-session.js';
 import { Bus, type BusEvents } from '../../src/controller/bus.js';
 import { readJournal } from '../../src/record/journal.js';
 import { parseGame } from '../../src/record/pgn.js';
-import { parseIccs } from '../../src/rules/index.js';
 import { parseSensorLog } from '../../src/sensors/sensor-log.js';
 import { BoardSimulator } from '../../src/sensors/simulator.js';
 import type { SensorListener, SensorSource } from '../../src/sensors/source.js';

@@ -19,7 +19,6 @@ import type {
 } from '../../mqtt/contract.js';
 import { makeMove, type NotationName } from '../../notation/index.js';
 import {
-  type Color,
   makeIccs,
   makeSquareName,
   type Piece,
@@ -27,7 +26,6 @@ import {
   parseFen,
   parseIccs,
   parseSquare,
-  type Role,
   type Square,
 } from '../../rules/index.js';
 import { type BoardSnapshot, type BoardsResponse, WEB_TOPICS, type WebEvent } from '../events.js';
