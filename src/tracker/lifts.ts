@@ -20,10 +20,17 @@ export class Lifts {
 
   constructor(private readonly bounceMs: number) {}
 
-  /** A frame at `t`: `expected` are the cells of the confirmed position. */
-  observe(expected: Cells, cells: Cells, t: number): void {
+  /**
+   * A frame at `t`: `expected` are the cells of the confirmed position. A masked square (a dead
+   * sensor) is no evidence: its reading says nothing of a piece lifted.
+   */
+  observe(expected: Cells, cells: Cells, t: number, mask?: ReadonlySet<Square>): void {
     for (let sq = 0; sq < 90; sq++) {
       if (expected[sq] === '.') continue;
+      if (mask !== undefined && mask.size > 0 && mask.has(sq)) {
+        this.open.delete(sq);
+        continue;
+      }
       const lift = this.open.get(sq);
       if (cells[sq] === '.') {
         if (!lift) this.open.set(sq, { since: t });
@@ -42,21 +49,21 @@ export class Lifts {
   }
 
   /** Lifts that lasted at least a bounce window, with the time each began (the latest per square). */
-  at(now: number): Map<Square, number> {
+  at(now: number, mask?: ReadonlySet<Square>): Map<Square, number> {
     const out = new Map(this.closed);
     for (const [sq, lift] of this.open) {
       if ((lift.back ?? now) - lift.since >= this.bounceMs) out.set(sq, lift.since);
     }
-    return out;
+    return unmasked(out, mask);
   }
 
   /** Like `at`, but the first lift of each square: the order in which pieces left. */
-  firstAt(now: number): Map<Square, number> {
+  firstAt(now: number, mask?: ReadonlySet<Square>): Map<Square, number> {
     const out = new Map(this.firstClosed);
     for (const [sq, lift] of this.open) {
       if (!out.has(sq) && (lift.back ?? now) - lift.since >= this.bounceMs) out.set(sq, lift.since);
     }
-    return out;
+    return unmasked(out, mask);
   }
 
   /**
@@ -85,4 +92,9 @@ export class Lifts {
     }
     this.open.delete(sq);
   }
+}
+
+function unmasked(lifts: Map<Square, number>, mask: ReadonlySet<Square> | undefined): Map<Square, number> {
+  if (mask !== undefined) for (const sq of mask) lifts.delete(sq);
+  return lifts;
 }

@@ -249,7 +249,7 @@ export function createTrackerMachine() {
             (mask as Set<Square>).delete(s);
           }
         }
-        context.lifts.observe(confirmedCells(context), event.cells, event.t);
+        context.lifts.observe(confirmedCells(context), event.cells, event.t, mask);
         return {
           cells: event.cells,
           changedAt: event.t,
@@ -605,8 +605,8 @@ function evaluate(context: Context): Partial<Context> {
     sensing: context.options.sensing,
     mask: context.mask,
     evidence: {
-      lifted: context.lifts.at(now),
-      firstLifted: context.lifts.firstAt(now),
+      lifted: context.lifts.at(now, context.mask),
+      firstLifted: context.lifts.firstAt(now, context.mask),
       buttonBy: button,
       changedAt: context.squareChangedAt,
     },
@@ -646,7 +646,8 @@ function evaluate(context: Context): Partial<Context> {
       ...freshEvidence(
         context,
         context.game.position,
-        context.revisable && !moverLifted(context.game.position, context.lifts.at(context.now())),
+        context.revisable &&
+          !moverLifted(context.game.position, context.lifts.at(context.now(), context.mask)),
       ),
     };
   }
