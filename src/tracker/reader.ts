@@ -238,6 +238,12 @@ export function judge(input: ReaderInput): Verdict {
     return verdict;
   }
 
+  // A piece from nowhere: nobody adds pieces in play, so a square that alone keeps the board from
+  // fitting while the board shows more pieces than the game has is a sensor reading a piece that
+  // is not there (it is masked at once; it is unmasked when its reading changes).
+  const phantom = phantomSquare(input, nearFits, ctx);
+  if (phantom !== undefined) return { kind: 'suspect', square: phantom, reads: 'occupied' };
+
   const illegal = findIllegal(roots, ctx) ?? displaced(input, nearFits, ctx);
   if (illegal) return { kind: 'illegal', displacement: illegal };
 
@@ -275,6 +281,29 @@ function suspectDeadSquare(
   const sq = found[0];
   if (sq !== undefined) return { kind: 'suspect', square: sq, reads: obs[sq] === 0 ? 'empty' : 'occupied' };
   return { kind: 'unknown', recheckAt };
+}
+
+function phantomSquare(input: ReaderInput, nearFits: readonly Explanation[], ctx: Ctx): Square | undefined {
+  if (input.probing) return undefined;
+  let shown = 0;
+  let pieces = 0;
+  for (let sq = 0; sq < 90; sq++) {
+    if (ctx.mask.has(sq)) continue;
+    if (ctx.obs[sq] !== 0) shown++;
+    if (input.base.colorAt(sq) !== 0) pieces++;
+  }
+  if (shown <= pieces) return undefined;
+  const candidates = new Set<Square>();
+  for (const e of nearFits) {
+    if (e.revision || ctx.obs[e.bad!] === 0) continue;
+    const pos = input.base.clone();
+    for (const m of e.line) pos.play(m);
+    if (pos.colorAt(e.bad!) === 0) candidates.add(e.bad!);
+  }
+  if (candidates.size !== 1) return undefined;
+  const [sq] = candidates as unknown as [Square];
+  const v = judge({ ...input, mask: new Set([...input.mask, sq]), probing: true });
+  return v.kind === 'unknown' || v.kind === 'suspect' || v.kind === 'illegal' ? undefined : sq;
 }
 
 function decide(input: ReaderInput, fits: Explanation[]): Verdict {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Game } from '../../src/game/game.js';
 import { TOURNAMENT } from '../../src/game/policy.js';
-import { parseIccs } from '../../src/rules/index.js';
+import { parseIccs, parseSquare } from '../../src/rules/index.js';
+import { expectedCells } from '../../src/tracker/reader.js';
 import { BoardScript } from './script.js';
 
 describe('moves', () => {
@@ -259,5 +260,45 @@ describe('setup and resume', () => {
     expect(b.of('gameStart')).toHaveLength(1);
     b.move('h0', 'g2').wait(100);
     expect(b.moves()).toEqual(['h2e2', 'h9g7', 'h0g2']);
+  });
+});
+
+describe('sensor faults', () => {
+  const faults = (b: BoardScript) =>
+    b.of('alert').filter((a) => a.alert.kind === 'sensor_fault').map((a) => a.alert.square);
+
+  it('a square that starts reading a piece nobody put there is masked at once and named', () => {
+    const b = BoardScript.of();
+    // The knight lands on c2 and, in the same breath, e5's sensor starts reading a piece.
+    b.lift('b0').place('c2', 200).place('e5', 1, 'x').wait(400);
+    expect(faults(b)).toEqual(['e5']);
+    expect(b.moves()).toEqual(['b0c2']);
+    b.move('h9', 'g7').wait(400);
+    expect(b.moves()).toEqual(['b0c2', 'h9g7']);
+    expect(b.of('alert').map((a) => a.alert.kind)).not.toContain('illegal_move');
+  });
+
+  it('a piece put on the board from outside it while the board otherwise fits is not a move', () => {
+    const b = BoardScript.of();
+    b.move('b0', 'c2').wait(400).place('e5', 0, 'x').wait(400);
+    // Masked and named; nothing is recorded from it; lifting it again unmasks the square.
+    expect(faults(b)).toEqual(['e5']);
+    b.lift('e5').wait(400);
+    expect(b.of('alertCleared').map((a) => a.kind)).toContain('sensor_fault');
+    expect(b.moves()).toEqual(['b0c2']);
+  });
+
+  it('a dead square under a piece of the side to move does not stop a takeback', () => {
+    const g = Game.start();
+    if (!g.ok) throw new Error(g.error.message);
+    // i6's sensor reads empty under black's soldier from the start.
+    const cells = [...expectedCells(g.value.position, 'occupancy')];
+    cells[parseSquare('i6')!] = '.';
+    const b = new BoardScript(g.value, 'occupancy', {}, cells.join(''));
+    b.wait(2000);
+    expect(faults(b)).toEqual(['i6']);
+    b.move('b0', 'c2').wait(600).move('c2', 'b0').wait(400);
+    expect(b.of('retract')).toEqual([expect.objectContaining({ ply: 1 })]);
+    expect(b.moves()).toEqual([]);
   });
 });
