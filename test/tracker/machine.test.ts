@@ -265,7 +265,10 @@ describe('setup and resume', () => {
 
 describe('sensor faults', () => {
   const faults = (b: BoardScript) =>
-    b.of('alert').filter((a) => a.alert.kind === 'sensor_fault').map((a) => a.alert.square);
+    b
+      .of('alert')
+      .filter((a) => a.alert.kind === 'sensor_fault')
+      .map((a) => a.alert.square);
 
   it('a square that starts reading a piece nobody put there is masked at once and named', () => {
     const b = BoardScript.of();
