@@ -212,7 +212,9 @@ export function judge(input: ReaderInput): Verdict {
   const knocked = (e: Explanation): boolean =>
     e.strays === fewest + 1 && e.hidden === 0 && e.strayAt.every((sq) => byHand(input, e, sq, ctx));
   const doubtful = (e: Explanation): boolean =>
-    e.hidden > 0 && e.line.length > 0 && knockedByLast(input, e.line[0]!.from, ctx);
+    e.hidden > 0 &&
+    e.line.length > 0 &&
+    (knockedByLast(input, e.line[0]!.from, ctx) || replyMayBeKnock(e, ctx));
   fits = least.every(doubtful) ? [...least, ...fits.filter(knocked)] : least;
 
   if (fits.length > 0) {
@@ -463,11 +465,16 @@ function explain(
       if (revising && (m.from !== revising.from || m.to === revising.to)) continue;
       const mover = pos.colorAt(m.from);
       if (pos.colorAt(m.to) !== 0) ctx.captures.add(m);
+      // The line's previous move, and the one before it (the same side's).
+      const prev = path.length > 0 ? path[path.length - 1] : line[line.length - 1];
+      const before = path.length > 1 ? path[path.length - 2] : line[line.length - 2 + path.length];
+      // (A victim seen taken off is under nothing: a reading of it now is it put back.)
       const onTop =
         !mask.has(m.to) &&
         pos.colorAt(m.to) !== 0 &&
         shown[m.to] === pos.colorAt(m.to) &&
-        matches(shown[m.to]!, obs[m.to]!);
+        matches(shown[m.to]!, obs[m.to]!) &&
+        !victimTaken(m, prev, ctx);
       if (!mask.has(m.to) && !onTop && !matches(mover, obs[m.to]!)) {
         // Not where this move puts it; unless the reply captures it there (it reads the other side).
         // Or a capture whose victim's square has been lifted since: it landed there unseen, and
@@ -486,9 +493,6 @@ function explain(
         // The square it left reads a piece: only a reply landing there, seen empty meanwhile.
         if (left < 2 || !ctx.evidence.lifted.has(m.from)) continue;
       }
-      // The line's previous move, and the one before it (the same side's).
-      const prev = path.length > 0 ? path[path.length - 1] : line[line.length - 1];
-      const before = path.length > 1 ? path[path.length - 2] : line[line.length - 2 + path.length];
       // A chariot or cannon going on along the same line from where its previous move stopped is
       // one slide seen halfway, not two moves (unless that move captured: a slide ends there).
       if (
@@ -548,10 +552,15 @@ function explain(
  */
 function isHidden(pos: Position, m: Move, onTop: boolean, prev: Move | undefined, ctx: Ctx): boolean {
   if (pos.colorAt(m.to) === 0 || ctx.mask.has(m.to)) return false;
+  if (victimTaken(m, prev, ctx)) return false;
+  return onTop || ctx.sensing === 'occupancy' || !matches(pos.colorAt(m.from), ctx.obs[m.to]!);
+}
+
+/** The capture's target was seen lifted since the move before it (`prev`) began. */
+function victimTaken(m: Move, prev: Move | undefined, ctx: Ctx): boolean {
   const taken = ctx.evidence.lifted.get(m.to);
   const began = prev ? ctx.first.get(prev.from) : undefined;
-  if (taken !== undefined && (began === undefined || taken > began)) return false;
-  return onTop || ctx.sensing === 'occupancy' || !matches(pos.colorAt(m.from), ctx.obs[m.to]!);
+  return taken !== undefined && (began === undefined || taken > began);
 }
 
 /**
@@ -591,6 +600,38 @@ function byHand(input: ReaderInput, e: Explanation, sq: Square, ctx: Ctx): boole
   return e.hand.some((h) => {
     const began = first.get(h);
     return h !== sq && e.strayAt.indexOf(h) < 0 && near(sq, h) && began !== undefined && left >= began;
+  });
+}
+
+/**
+ * A capture's victim that left within a carry of its capturer leaving was knocked aside by the
+ * hand that lifted the capturer, not taken off by it: a hand lifts one piece, then the other.
+ */
+function knockedAside(m: Move, sq: Square, ctx: Ctx): boolean {
+  if (m.to !== sq || !ctx.captures.has(m) || !near(m.from, sq)) return false;
+  const capturer = ctx.first.get(m.from);
+  const victim = ctx.first.get(sq);
+  return (
+    capturer !== undefined && victim !== undefined && victim >= capturer && victim - capturer < MIN_CARRY_MS
+  );
+}
+
+/**
+ * The only sign that a capture nobody saw is over is the opponent's hand, and every piece it holds
+ * left next to the capturer's way while the capturer was still in the air or just down: the hand
+ * that carried the capturer may have knocked it.
+ */
+function replyMayBeKnock(e: Explanation, ctx: Ctx): boolean {
+  const last = e.line[e.line.length - 1]!;
+  const began = ctx.first.get(last.from);
+  if (began === undefined || e.hand.length === 0) return false;
+  return e.hand.every((h) => {
+    const left = ctx.first.get(h);
+    return (
+      left !== undefined &&
+      (near(h, last.from) || near(h, last.to)) &&
+      left - began <= MIN_CARRY_MS + KNOCK_AFTER_LANDING_MS
+    );
   });
 }
 
@@ -669,6 +710,11 @@ function add(
   // (It landed after its piece left, whether or not its landing changed the reading.)
   const last = line[line.length - 1];
   const landed = last ? landingTime(last, ctx) : Number.NEGATIVE_INFINITY;
+  // The next mover's piece is the one that left first: a piece that left after it was knocked.
+  if (hand.length > 1) {
+    const leftAt = (sq: Square) => ctx.first.get(sq) ?? Number.POSITIVE_INFINITY;
+    hand.sort((a, b) => leftAt(a) - leftAt(b));
+  }
   for (const sq of hand) {
     const early = (ctx.evidence.changedAt[sq] ?? 0) < landed;
     if (!early && pos.colorAt(sq) === side && own === 0) {
@@ -713,7 +759,8 @@ function add(
       const prev = line[k - 1];
       ok =
         (next === undefined || at < (lifted.get(next.from) ?? Number.POSITIVE_INFINITY)) &&
-        (prev === undefined || at > (first.get(prev.from) ?? Number.NEGATIVE_INFINITY));
+        (prev === undefined || at > (first.get(prev.from) ?? Number.NEGATIVE_INFINITY)) &&
+        !knockedAside(m, sq, ctx);
     }
     if (!ok) unexplained++;
   }
