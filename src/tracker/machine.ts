@@ -182,6 +182,11 @@ interface Context {
   readonly pendingSince: number | undefined;
   /** Alerts raised by the machine's judgement and not yet ended. */
   readonly raised: ReadonlySet<'out_of_sync' | 'ambiguous'>;
+  /**
+   * An ambiguity was settled by the likelier story, not by proof: its alert stands, saying what
+   * was recorded and what else it may have been, until the next move is recorded.
+   */
+  readonly doubted: boolean;
   readonly expected?: { readonly pos: Position; readonly cells: Cells } | undefined;
 }
 
@@ -343,8 +348,16 @@ export function createTrackerMachine() {
         if (fits && raised.delete('out_of_sync'))
           enqueue.emit({ type: 'alertCleared', kind: 'out_of_sync', t });
         const ambiguous = v.kind === 'wait' && v.ambiguous;
-        if (!ambiguous && v.kind !== 'unknown' && raised.delete('ambiguous'))
+        if (v.kind === 'commit' && v.rivals !== undefined && raised.has('ambiguous')) {
+          enqueue.emit({ type: 'alert', t, alert: doubtAlert(context, v.moves, v.rivals) });
+          enqueue.assign({ raised, doubted: true });
+          return;
+        }
+        const settled = !context.doubted || v.kind === 'commit';
+        if (!ambiguous && v.kind !== 'unknown' && settled && raised.delete('ambiguous')) {
           enqueue.emit({ type: 'alertCleared', kind: 'ambiguous', t });
+          enqueue.assign({ doubted: false });
+        }
         if (ambiguous && !raised.has('ambiguous')) {
           raised.add('ambiguous');
           enqueue.emit({ type: 'alert', t, alert: ambiguousAlert(context, v.candidates) });
@@ -370,7 +383,7 @@ export function createTrackerMachine() {
       clearAll: enqueueActions(({ context, enqueue }) => {
         const t = context.now();
         for (const kind of context.raised) enqueue.emit({ type: 'alertCleared', kind, t });
-        enqueue.assign({ raised: new Set() });
+        enqueue.assign({ raised: new Set(), doubted: false });
       }),
       resetEvidence: assign(({ context }) => freshEvidence(context, context.game.position, false)),
       emitGameStart: enqueueActions(({ context, enqueue }) =>
@@ -439,6 +452,7 @@ export function createTrackerMachine() {
       unfitSince: undefined,
       pendingSince: undefined,
       raised: new Set(),
+      doubted: false,
     }),
     on: {
       options: { actions: 'options' },
@@ -754,6 +768,18 @@ function ambiguousAlert(context: Context, candidates: readonly (readonly Move[])
       `cannot tell what ${what} did (${firsts.join(' or ')}, or it is still in the hand): ` +
       'take the moves since back and play the capture again, lifting the captured piece off first',
     candidates: candidates.map((l) => l.map(makeIccs)),
+  };
+}
+
+function doubtAlert(context: Context, moves: readonly Move[], rivals: readonly (readonly Move[])[]): Alert {
+  const line = (l: readonly Move[]) => l.map(makeIccs).join(' ');
+  return {
+    kind: 'ambiguous',
+    side: context.game.position.turn,
+    message:
+      `recorded ${line(moves)}, but it may have been ${rivals.map(line).join(' or ')}: ` +
+      'if so, take the moves since back and play them again, lifting a captured piece off first',
+    candidates: [moves, ...rivals].map((l) => l.map(makeIccs)),
   };
 }
 

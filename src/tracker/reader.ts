@@ -88,7 +88,17 @@ export type Verdict =
    * Every explanation agrees on these moves (after taking back the last move, for a revision).
    * Not `ready`: the last could still slide further; commit it once the board has settled.
    */
-  | { kind: 'commit'; moves: Move[]; revision: boolean; ready: boolean }
+  | {
+      kind: 'commit';
+      moves: Move[];
+      revision: boolean;
+      ready: boolean;
+      /**
+       * Lines that fit the board too but were set aside as the weaker story (a reading left
+       * unexplained, a piece astray): they part from `moves`.
+       */
+      rivals?: Move[][];
+    }
   /** Pieces in the hand, or lines that disagree: wait for more evidence. */
   | {
       kind: 'wait';
@@ -197,6 +207,7 @@ export function judge(input: ReaderInput): Verdict {
   if (button !== undefined && button === input.base.turn) {
     fits = fits.filter((e) => e.revision || e.line.length > 0);
   }
+  const considered = fits;
   // A capture whose target was seen lifted and filled again beats a piece held in the hand: the
   // fewer such readings left unexplained, the better.
   const best = Math.min(...fits.map((e) => e.unexplained));
@@ -236,6 +247,14 @@ export function judge(input: ReaderInput): Verdict {
     if (verdict.kind === 'commit' && verdict.revision && verdict.moves.length === 0 && !input.takebacks) {
       if (fits.some((e) => e.hand.length === 0)) return { kind: 'takeback_refused' };
       return { kind: 'wait', lifted: liftedNow(input), candidates: [], ambiguous: false, keep: [] };
+    }
+    if (verdict.kind === 'commit' && !verdict.revision && verdict.moves.length > 0) {
+      const rivals = dedupe(
+        considered
+          .filter((e) => !e.revision && parts(e.line, verdict.moves))
+          .map((e) => e.line.slice(0, verdict.moves.length)),
+      );
+      if (rivals.length > 0) return { ...verdict, rivals };
     }
     return verdict;
   }
@@ -872,6 +891,13 @@ function beforeLast(base: Position, moves: readonly Move[]): Position {
   const pos = base.clone();
   for (let k = 0; k < moves.length - 1; k++) pos.play(moves[k]!);
   return pos;
+}
+
+/** Do two lines part somewhere (neither is the other's beginning)? */
+function parts(a: readonly Move[], b: readonly Move[]): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let k = 0; k < n; k++) if (a[k]!.from !== b[k]!.from || a[k]!.to !== b[k]!.to) return true;
+  return false;
 }
 
 /** Common prefix of several lines (the moves every explanation agrees on). */
