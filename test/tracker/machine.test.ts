@@ -95,6 +95,26 @@ describe('captures with occupancy sensing', () => {
     expect(b.moves()).toEqual(['h2h9', 'a6a5']);
   });
 
+  it('an ambiguity settled by the likelier story keeps its alert, naming both, until the next move', () => {
+    const b = BoardScript.of('4k4/9/9/9/2p3p2/4N4/9/9/9/3K5 w - - 0 1');
+    // The horse is lifted; either pawn may be its victim. It is set down on c5's pawn unseen.
+    b.lift('e4').wait(2000);
+    const kinds = () => b.of('alert').map((a) => a.alert.kind);
+    expect(kinds()).toEqual(['ambiguous']);
+    // Black lifts g5 and puts it back: read as the horse taking g5 (its victim lifted, the point
+    // filled again), though a touch after the horse took c5 fits as well.
+    b.lift('g5', 500).place('g5', 300).wait(300);
+    expect(b.moves()).toEqual(['e4g5']);
+    const doubt = b.of('alert').at(-1)!.alert;
+    expect(doubt.kind).toBe('ambiguous');
+    expect(doubt.message).toContain('recorded e4g5, but it may have been e4c5');
+    expect(b.of('alertCleared').map((a) => a.kind)).not.toContain('ambiguous');
+    // The next move recorded ends it.
+    b.move('c5', 'c4').wait(300);
+    expect(b.moves()).toEqual(['e4g5', 'c5c4']);
+    expect(b.of('alertCleared').map((a) => a.kind)).toContain('ambiguous');
+  });
+
   it('swapped in one scan: the clock button completes it at once', () => {
     const b = BoardScript.of();
     b.swapCapture('h2', 'h9').wait(500).press('red');
