@@ -348,8 +348,8 @@ export function createTrackerMachine() {
         if (fits && raised.delete('out_of_sync'))
           enqueue.emit({ type: 'alertCleared', kind: 'out_of_sync', t });
         const ambiguous = v.kind === 'wait' && v.ambiguous;
-        if (v.kind === 'commit' && v.rivals !== undefined && raised.has('ambiguous')) {
-          enqueue.emit({ type: 'alert', t, alert: doubtAlert(context, v.moves, v.rivals) });
+        if (v.kind === 'commit' && (v.rivals !== undefined || v.unseen) && raised.has('ambiguous')) {
+          enqueue.emit({ type: 'alert', t, alert: doubtAlert(context, v.moves, v.rivals ?? []) });
           enqueue.assign({ raised, doubted: true });
           return;
         }
@@ -773,12 +773,16 @@ function ambiguousAlert(context: Context, candidates: readonly (readonly Move[])
 
 function doubtAlert(context: Context, moves: readonly Move[], rivals: readonly (readonly Move[])[]): Alert {
   const line = (l: readonly Move[]) => l.map(makeIccs).join(' ');
+  const instead =
+    rivals.length > 0
+      ? `it may have been ${rivals.map(line).join(' or ')}`
+      : 'its capture was never seen land';
   return {
     kind: 'ambiguous',
     side: context.game.position.turn,
     message:
-      `recorded ${line(moves)}, but it may have been ${rivals.map(line).join(' or ')}: ` +
-      'if so, take the moves since back and play them again, lifting a captured piece off first',
+      `recorded ${line(moves)}, but ${instead}: if it was another move, take the moves since ` +
+      'back and play them again, lifting a captured piece off first',
     candidates: [moves, ...rivals].map((l) => l.map(makeIccs)),
   };
 }

@@ -98,6 +98,8 @@ export type Verdict =
        * unexplained, a piece astray): they part from `moves`.
        */
       rivals?: Move[][];
+      /** A capture among them was never seen land: only the opponent or a button said it was over. */
+      unseen?: boolean;
     }
   /** Pieces in the hand, or lines that disagree: wait for more evidence. */
   | {
@@ -254,7 +256,9 @@ export function judge(input: ReaderInput): Verdict {
           .filter((e) => !e.revision && parts(e.line, verdict.moves))
           .map((e) => e.line.slice(0, verdict.moves.length)),
       );
-      if (rivals.length > 0) return { ...verdict, rivals };
+      const unseen = fits.some((e) => e.hidden > 0);
+      if (rivals.length > 0 || unseen)
+        return { ...verdict, ...(rivals.length > 0 ? { rivals } : {}), ...(unseen ? { unseen } : {}) };
     }
     return verdict;
   }
