@@ -227,7 +227,7 @@ export function createTrackerMachine() {
         const v = context.verdict;
         if (v.kind !== 'commit') return false;
         // A takeback or a revision must hold still like a slide: the hand may be passing by.
-        return v.ready && (!v.revision || context.settled);
+        return v.ready && (!v.revision || context.settled || v.movedOn === true);
       },
       commitLater: ({ context }) => context.verdict.kind === 'commit',
       isTakebackRefused: ({ context }) => context.verdict.kind === 'takeback_refused',

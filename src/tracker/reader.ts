@@ -100,6 +100,8 @@ export type Verdict =
       rivals?: Move[][];
       /** A capture among them was never seen land: only the opponent or a button said it was over. */
       unseen?: boolean;
+      /** The last move taken back because its piece is travelling on (no need to hold still). */
+      movedOn?: boolean;
     }
   /** Pieces in the hand, or lines that disagree: wait for more evidence. */
   | {
@@ -344,7 +346,12 @@ function decide(input: ReaderInput, fits: Explanation[]): Verdict {
   const revision = revisions.length > 0;
   if (agreed.length > 0 || (revision && lines.every((l) => l.length === 0))) {
     const base = revision ? input.previous!.position : input.base;
-    return { kind: 'commit', moves: agreed, revision, ready: isReady(input, base, agreed, fits) };
+    const ready = isReady(input, base, agreed, fits);
+    // The last move's piece has moved on and is still travelling: the move recorded is wrong now.
+    // It is taken back at once; where the piece stops is read as a move of its own.
+    if (revision && !ready && input.takebacks && agreed.length > 0)
+      return { kind: 'commit', moves: [], revision, ready: true, movedOn: true };
+    return { kind: 'commit', moves: agreed, revision, ready };
   }
   const candidates = dedupe(lines.filter((l) => l.length > 0));
   // A piece may still be sliding: the squares it passes are no stops, so nothing is concluded

@@ -38,6 +38,19 @@ describe('moves', () => {
     expect(b.of('move')).toHaveLength(1);
   });
 
+  it('a slide that rested long enough to be recorded is taken back as soon as it travels on', () => {
+    const b = BoardScript.of();
+    b.lift('b2').place('c2', 60).wait(400);
+    expect(b.moves()).toEqual(['b2c2']);
+    // On it goes: the move recorded is wrong from the moment it is seen further on, not once it
+    // stops (it could still go as far as g2).
+    b.lift('c2').place('d2', 20).wait(60);
+    expect(b.of('retract')).toEqual([expect.objectContaining({ ply: 1 })]);
+    expect(b.moves()).toEqual([]);
+    b.lift('d2', 40).place('e2', 20).wait(400);
+    expect(b.moves()).toEqual(['b2e2']);
+  });
+
   it('ignores a flicker on an idle intersection while a piece is in the hand', () => {
     const b = BoardScript.of();
     b.lift('b0').wait(200).flicker('c2', 25).wait(500);
