@@ -331,7 +331,7 @@ export function createTrackerMachine() {
       }),
       emitSensorFault: enqueueActions(({ context, enqueue }) => {
         const v = context.verdict;
-        if (v.kind === 'suspect') enqueue.emit(sensorFault(context, v.square, v.reads));
+        if (v.kind === 'suspect') enqueue.emit(sensorFault(context, v.square, v.reads, v.phantom));
       }),
       startWithFault: enqueueActions(({ context, enqueue }) => {
         const fault = setupFault(context);
@@ -729,8 +729,18 @@ function setupFault(context: Context): { square: Square; reads: 'empty' | 'occup
   return { square: wrong, reads: cells[wrong] === '.' ? 'empty' : 'occupied' };
 }
 
-function sensorFault(context: Context, square: Square, reads: 'empty' | 'occupied'): MachineEmitted {
+function sensorFault(
+  context: Context,
+  square: Square,
+  reads: 'empty' | 'occupied',
+  phantom?: boolean,
+): MachineEmitted {
   const name = sq(square);
+  // A piece from nowhere may be a real stray piece as well as a stuck sensor: say both.
+  const message = phantom
+    ? `${name} reads a piece the game does not have there: take off any piece standing on ${name}; ` +
+      `if there is none, its sensor is faulty and should be repaired; moves are read from the other squares`
+    : undefined;
   // What the board needs there is the other reading (or, to a colour sensor, the other colour).
   const wrongColour =
     reads === 'occupied' &&
@@ -747,6 +757,7 @@ function sensorFault(context: Context, square: Square, reads: 'empty' | 'occupie
       square: name,
       reads,
       message:
+        message ??
         `the sensor on ${name} always reads ${what}: check the piece there ` +
         `stands in the middle of its point, or have the sensor repaired; moves are read from the other squares`,
     },

@@ -117,8 +117,11 @@ export type Verdict =
   | { kind: 'illegal'; displacement: Displacement }
   /** The board is back before the last move, and takebacks are not allowed. */
   | { kind: 'takeback_refused' }
-  /** Everything fits but one square that has read the same for a while: a dead sensor? */
-  | { kind: 'suspect'; square: Square; reads: 'empty' | 'occupied' }
+  /**
+   * Everything fits but one square that has read the same for a while (a dead sensor?), or,
+   * `phantom`, one square showing a piece the game does not have (a stray piece or a stuck sensor).
+   */
+  | { kind: 'suspect'; square: Square; reads: 'empty' | 'occupied'; phantom?: true }
   /** Nothing explains the board. */
   | { kind: 'unknown'; recheckAt?: number | undefined };
 
@@ -269,7 +272,7 @@ export function judge(input: ReaderInput): Verdict {
   // fitting while the board shows more pieces than the game has is a sensor reading a piece that
   // is not there (it is masked at once; it is unmasked when its reading changes).
   const phantom = phantomSquare(input, nearFits, ctx);
-  if (phantom !== undefined) return { kind: 'suspect', square: phantom, reads: 'occupied' };
+  if (phantom !== undefined) return { kind: 'suspect', square: phantom, reads: 'occupied', phantom: true };
 
   const illegal = findIllegal(roots, ctx) ?? displaced(input, nearFits, ctx);
   if (illegal) return { kind: 'illegal', displacement: illegal };

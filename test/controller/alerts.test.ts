@@ -218,10 +218,25 @@ describe('every alert kind is raised and ended on MQTT, SSE and /api/boards', ()
     'out_of_sync: ends when the board matches the game again',
     () =>
       withRig({}, async (r) => {
+        // Two stray pieces: no single square explains the board, so it is out of step.
         r.sim.place(sq('e4'), { color: 'red', role: 'pawn' });
+        r.sim.place(sq('c4'), { color: 'red', role: 'pawn' });
         await seenActive(r, 'out_of_sync');
         r.sim.remove(sq('e4'));
+        r.sim.remove(sq('c4'));
         await seenEnded(r, 'out_of_sync');
+      }),
+    60_000,
+  );
+
+  it(
+    'sensor_fault: a piece from nowhere is named at once, and the alert ends when it is taken off',
+    () =>
+      withRig({}, async (r) => {
+        r.sim.place(sq('e4'), { color: 'red', role: 'pawn' });
+        await seenActive(r, 'sensor_fault');
+        r.sim.remove(sq('e4'));
+        await seenEnded(r, 'sensor_fault');
       }),
     60_000,
   );
