@@ -174,6 +174,8 @@ interface Context {
   readonly settled: boolean;
   /** The last move may still be revised (no opponent action since). */
   readonly revisable: boolean;
+  /** When the last committed move's piece landed: a lift begun before it is no reply to it. */
+  readonly landedAt: number;
   /** Squares taken for dead sensors: their readings are ignored. */
   readonly mask: ReadonlySet<Square>;
   /** Since when no explanation fits the board. */
@@ -287,6 +289,8 @@ export function createTrackerMachine() {
         if (event.type !== 'applied') return {};
         const moved = event.game.position !== context.game.position;
         if (!moved) return { game: event.game };
+        // (Read before the evidence starts again.)
+        const landedAt = landingSeen(context);
         // Lines that went further than the committed moves stay pending, rebased.
         const v = context.verdict;
         const done = v.kind === 'commit' && !v.revision && !event.rejected ? v.moves : undefined;
@@ -299,6 +303,7 @@ export function createTrackerMachine() {
           game: event.game,
           ...freshEvidence(context, event.game.position, true),
           pending,
+          landedAt,
         };
       }),
       emitCommit: enqueueActions(({ context, enqueue }) => {
@@ -348,6 +353,12 @@ export function createTrackerMachine() {
         if (fits && raised.delete('out_of_sync'))
           enqueue.emit({ type: 'alertCleared', kind: 'out_of_sync', t });
         const ambiguous = v.kind === 'wait' && v.ambiguous;
+        if (v.kind === 'commit' && v.knocked) {
+          raised.add('ambiguous');
+          enqueue.emit({ type: 'alert', t, alert: knockAlert(context, v.moves[0]!) });
+          enqueue.assign({ raised, doubted: true });
+          return;
+        }
         if (v.kind === 'commit' && (v.rivals !== undefined || v.unseen) && raised.has('ambiguous')) {
           enqueue.emit({ type: 'alert', t, alert: doubtAlert(context, v.moves, v.rivals ?? []) });
           enqueue.assign({ raised, doubted: true });
@@ -448,6 +459,7 @@ export function createTrackerMachine() {
       verdict: { kind: 'unknown' },
       settled: false,
       revisable: false,
+      landedAt: Number.NEGATIVE_INFINITY,
       mask: new Set(),
       unfitSince: undefined,
       pendingSince: undefined,
@@ -613,6 +625,7 @@ function evaluate(context: Context): Partial<Context> {
     base: context.game.position,
     previous: context.game.previous,
     revisable: context.revisable,
+    landedAt: context.landedAt,
     takebacks: context.options.takebacks,
     pending: context.pending,
     observed: cells,
@@ -661,11 +674,29 @@ function evaluate(context: Context): Partial<Context> {
         context,
         context.game.position,
         context.revisable &&
-          !moverLifted(context.game.position, context.lifts.at(context.now(), context.mask)),
+          !moverLifted(
+            context.game.position,
+            context.lifts.at(context.now(), context.mask),
+            undefined,
+            context.landedAt,
+          ),
       ),
     };
   }
   return out;
+}
+
+/**
+ * When the sensors showed the committed move's piece land: its square changed after the piece
+ * left. A landing nobody saw (a capture swapped within a scan) has no time: nothing is dismissed.
+ */
+function landingSeen(context: Context): number {
+  const v = context.verdict;
+  const last = v.kind === 'commit' ? v.moves.at(-1) : undefined;
+  if (!last) return Number.NEGATIVE_INFINITY;
+  const left = context.lifts.firstAt(context.now(), context.mask).get(last.from);
+  const changed = context.squareChangedAt[last.to];
+  return left !== undefined && changed !== undefined && changed > left ? changed : Number.NEGATIVE_INFINITY;
 }
 
 /** Evidence starts again from a new confirmed position (or the same one, seen again). */
@@ -795,6 +826,19 @@ function doubtAlert(context: Context, moves: readonly Move[], rivals: readonly (
       `recorded ${line(moves)}, but ${instead}: if it was another move, take the moves since ` +
       'back and play them again, lifting a captured piece off first',
     candidates: [moves, ...rivals].map((l) => l.map(makeIccs)),
+  };
+}
+
+function knockAlert(context: Context, move: Move): Alert {
+  const from = sq(move.from);
+  const to = sq(move.to);
+  return {
+    kind: 'ambiguous',
+    side: context.game.position.turn,
+    message:
+      `recorded ${makeIccs(move)}, but the piece on ${to} may only have been knocked and put back: ` +
+      `if the piece from ${from} is still in the hand, set it down where it goes and the record follows`,
+    candidates: [[makeIccs(move)]],
   };
 }
 

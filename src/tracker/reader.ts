@@ -63,6 +63,8 @@ export interface ReaderInput {
   readonly previous?: { readonly position: Position; readonly move: Move } | undefined;
   /** The last move may still be revised or taken back (the opponent has not acted since). */
   readonly revisable: boolean;
+  /** When the last move's piece landed: a piece that left before then is no reply to it. */
+  readonly landedAt?: number;
   readonly takebacks: boolean;
   /** Lines kept from earlier judgements while an ambiguity lasts. */
   readonly pending: readonly (readonly Move[])[];
@@ -102,6 +104,11 @@ export type Verdict =
       unseen?: boolean;
       /** The last move taken back because its piece is travelling on (no need to hold still). */
       movedOn?: boolean;
+      /**
+       * The capture's victim may only have been knocked and put back, its capturer still in the
+       * hand: nothing has shown the move over since (see `knockDoubt`), so it is recorded in doubt.
+       */
+      knocked?: true;
     }
   /** Pieces in the hand, or lines that disagree: wait for more evidence. */
   | {
@@ -203,7 +210,7 @@ export function judge(input: ReaderInput): Verdict {
   const revisable =
     input.revisable &&
     input.previous !== undefined &&
-    !moverLifted(input.base, input.evidence.lifted, input.observed);
+    !moverLifted(input.base, input.evidence.lifted, input.observed, input.landedAt);
   if (revisable) explain(input.previous!.position.clone(), [], 0, true, input.previous!.move, ctx, found);
 
   let fits = found.filter((e) => e.bad === undefined);
@@ -262,8 +269,14 @@ export function judge(input: ReaderInput): Verdict {
           .map((e) => e.line.slice(0, verdict.moves.length)),
       );
       const unseen = fits.some((e) => e.hidden > 0);
-      if (rivals.length > 0 || unseen)
-        return { ...verdict, ...(rivals.length > 0 ? { rivals } : {}), ...(unseen ? { unseen } : {}) };
+      const knock = knockDoubt(input, verdict.moves, considered, fits, ctx);
+      if (rivals.length > 0 || unseen || knock)
+        return {
+          ...verdict,
+          ...(rivals.length > 0 ? { rivals } : {}),
+          ...(unseen ? { unseen } : {}),
+          ...(knock ? { knocked: true as const } : {}),
+        };
     }
     return verdict;
   }
@@ -433,11 +446,18 @@ const soonest = (times: number[]): number | undefined => {
 
 /**
  * Has the side to move in `pos` lifted one of its pieces (the opponent of the last move acted)?
- * With `observed`, only a piece that is still off its square counts.
+ * With `observed`, only a piece that is still off its square counts; a lift begun before `landedAt`
+ * (the mover's own hand knocking it) is none.
  */
-export function moverLifted(pos: Position, lifted: ReadonlyMap<Square, number>, observed?: Cells): boolean {
+export function moverLifted(
+  pos: Position,
+  lifted: ReadonlyMap<Square, number>,
+  observed?: Cells,
+  landedAt = Number.NEGATIVE_INFINITY,
+): boolean {
   const side = pos.turn === 'red' ? 1 : 2;
-  for (const sq of lifted.keys()) {
+  for (const [sq, since] of lifted) {
+    if (since < landedAt) continue;
     if (pos.colorAt(sq) === side && (observed === undefined || observed[sq] === '.')) return true;
   }
   return false;
@@ -630,10 +650,19 @@ function byHand(input: ReaderInput, e: Explanation, sq: Square, ctx: Ctx): boole
     const began = first.get(m.from);
     if (began !== undefined && left >= began && (near(sq, m.from) || near(sq, m.to))) return true;
   }
+  // (A held piece's hand may have knocked it where the piece was going as well as where it was.)
   return e.hand.some((h) => {
     const began = first.get(h);
-    return h !== sq && e.strayAt.indexOf(h) < 0 && near(sq, h) && began !== undefined && left >= began;
+    if (h === sq || e.strayAt.indexOf(h) >= 0 || began === undefined || left < began) return false;
+    return near(sq, h) || (left - began <= KNOCK_AFTER_LIFT_MS && heldNear(input, e, h, sq));
   });
+}
+
+/** Could the piece held from `h` be going next to `sq`? */
+function heldNear(input: ReaderInput, e: Explanation, h: Square, sq: Square): boolean {
+  const pos = (e.revision ? input.previous!.position : input.base).clone();
+  for (const m of e.line) pos.play(m);
+  return pos.legalDestinations(h).some((to) => near(sq, to));
 }
 
 /**
@@ -647,6 +676,43 @@ function knockedAside(m: Move, sq: Square, ctx: Ctx): boolean {
   return (
     capturer !== undefined && victim !== undefined && victim >= capturer && victim - capturer < MIN_CARRY_MS
   );
+}
+
+/** A hand knocks a neighbour while it lifts its own piece or just after. */
+const KNOCK_AFTER_LIFT_MS = 300;
+
+/**
+ * A capture read from its victim's square emptied and filled again, the victim leaving within a
+ * knock of its capturer: the same readings fit a knocked neighbour put back while the capturer is
+ * still in the hand. Unless the opponent acts or the mover presses the clock, the capture is
+ * recorded (the likelier story, and a later landing elsewhere revises it) but in doubt, saying so.
+ */
+function knockDoubt(
+  input: ReaderInput,
+  moves: readonly Move[],
+  considered: readonly Explanation[],
+  fits: readonly Explanation[],
+  ctx: Ctx,
+): boolean {
+  if (moves.length !== 1) return false;
+  const m = moves[0]!;
+  if (!ctx.captures.has(m) || ctx.mask.has(m.to)) return false;
+  // The hand passes next to the victim: it stands next to the capturer or to another place it may go.
+  const others = input.base.legalDestinations(m.from).filter((to) => to !== m.to);
+  if (!near(m.from, m.to) && !others.some((to) => near(to, m.to))) return false;
+  const capturer = ctx.first.get(m.from);
+  const victim = ctx.first.get(m.to);
+  if (capturer === undefined || victim === undefined || victim < capturer) return false;
+  if (victim - capturer >= KNOCK_AFTER_LIFT_MS) return false;
+  if (input.evidence.buttonBy === input.base.turn) return false;
+  // The story: nothing played yet, the capturer in the hand.
+  if (!considered.some((e) => !e.revision && e.line.length === 0 && e.hand.includes(m.from))) return false;
+  // The opponent at work: the capture is over.
+  const pos = input.base.clone();
+  pos.play(m);
+  const next = pos.turn === 'red' ? 1 : 2;
+  if (fits.some((e) => e.hand.some((sq) => sq !== m.to && pos.colorAt(sq) === next))) return false;
+  return true;
 }
 
 /**
