@@ -189,6 +189,11 @@ interface Context {
    * was recorded and what else it may have been, until the next move is recorded.
    */
   readonly doubted: boolean;
+  /**
+   * The side to move pressed its clock, but the board shows none of its moves complete (a dead
+   * sensor under the piece that moved, a capture nobody saw): said once, until a move is recorded.
+   */
+  readonly unreadButton?: Color | undefined;
   readonly expected?: { readonly pos: Position; readonly cells: Cells } | undefined;
 }
 
@@ -214,6 +219,10 @@ export function createTrackerMachine() {
         const at = v.kind === 'wait' || v.kind === 'unknown' ? v.recheckAt : undefined;
         return at === undefined ? NEVER : Math.max(1, at - context.now() + 1);
       },
+      buttonGrace: ({ context }) =>
+        context.button === undefined
+          ? NEVER
+          : Math.max(1, context.button.t + context.options.buttonGraceMs - context.now() + 1),
       setupFault: ({ context }) => context.options.setupFaultMs,
       foul: ({ context }) => context.options.foulAfterMs,
     },
@@ -221,7 +230,8 @@ export function createTrackerMachine() {
       changed: ({ context, event }) => event.type === 'snapshot' && event.cells !== context.cells,
       boardIsTarget: ({ context }) => boardMatches(context),
       oneSquareWrong: ({ context }) => setupFault(context) !== undefined,
-      buttonUnjudged: ({ context }) => context.button !== undefined && context.verdict.kind !== 'idle',
+      // (Idle keeps a button only until a frame or the grace shows the board after it.)
+      buttonUnjudged: ({ context }) => context.button !== undefined,
       isIdle: ({ context }) => context.verdict.kind === 'idle',
       isWait: ({ context }) => context.verdict.kind === 'wait',
       isSuspect: ({ context }) => context.verdict.kind === 'suspect',
@@ -353,6 +363,14 @@ export function createTrackerMachine() {
         if (fits && raised.delete('out_of_sync'))
           enqueue.emit({ type: 'alertCleared', kind: 'out_of_sync', t });
         const ambiguous = v.kind === 'wait' && v.ambiguous;
+        if (context.unreadButton !== undefined) {
+          if (!context.doubted) {
+            raised.add('ambiguous');
+            enqueue.emit({ type: 'alert', t, alert: unreadButtonAlert(context.unreadButton) });
+          }
+          enqueue.assign({ raised, doubted: true, unreadButton: undefined });
+          return;
+        }
         if (v.kind === 'commit' && v.knocked) {
           raised.add('ambiguous');
           enqueue.emit({ type: 'alert', t, alert: knockAlert(context, v.moves[0]!) });
@@ -364,7 +382,7 @@ export function createTrackerMachine() {
           enqueue.assign({ raised, doubted: true });
           return;
         }
-        const settled = !context.doubted || v.kind === 'commit';
+        const settled = !context.doubted || (v.kind === 'commit' && v.moves.length > 0);
         if (!ambiguous && v.kind !== 'unknown' && settled && raised.delete('ambiguous')) {
           enqueue.emit({ type: 'alertCleared', kind: 'ambiguous', t });
           enqueue.assign({ doubted: false });
@@ -521,6 +539,7 @@ export function createTrackerMachine() {
           idle: {
             entry: 'emitIdle',
             on: { button: { target: 'judging', actions: 'recordButton' } },
+            after: { buttonGrace: 'judging' },
           },
           changing: {
             on: { button: { actions: 'recordButton' } },
@@ -646,6 +665,12 @@ function evaluate(context: Context): Partial<Context> {
     },
   });
   const out: { -readonly [K in keyof Context]?: Context[K] } = { verdict };
+  const mover = context.game.position.turn;
+  if (
+    button === mover &&
+    (verdict.kind === 'idle' || (verdict.kind === 'wait' && verdict.candidates.length === 0))
+  )
+    out.unreadButton = mover;
   const fits = verdict.kind !== 'unknown' && verdict.kind !== 'suspect';
   out.unfitSince = fits ? undefined : (context.unfitSince ?? now);
   out.pendingSince = undefined;
@@ -668,6 +693,8 @@ function evaluate(context: Context): Partial<Context> {
   }
   if (verdict.kind === 'idle') {
     // The board is back as it was: what was lifted and put back is evidence for nothing next.
+    // (A button by the side to move not yet fresh is kept: fresh, with nothing moved, it is said.)
+    const waitingButton = !fresh && context.button?.side === mover ? context.button : undefined;
     return {
       ...out,
       ...freshEvidence(
@@ -681,6 +708,7 @@ function evaluate(context: Context): Partial<Context> {
             context.landedAt,
           ),
       ),
+      button: waitingButton,
     };
   }
   return out;
@@ -826,6 +854,17 @@ function doubtAlert(context: Context, moves: readonly Move[], rivals: readonly (
       `recorded ${line(moves)}, but ${instead}: if it was another move, take the moves since ` +
       'back and play them again, lifting a captured piece off first',
     candidates: [moves, ...rivals].map((l) => l.map(makeIccs)),
+  };
+}
+
+function unreadButtonAlert(side: Color): Alert {
+  return {
+    kind: 'ambiguous',
+    side,
+    message:
+      `${side} pressed the clock, but no move of ${side}'s was seen complete: lift the piece ` +
+      'that moved and set it down again in the middle of its point (its sensor may not read it); ' +
+      'if nothing moved, make the move',
   };
 }
 

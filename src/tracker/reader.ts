@@ -563,8 +563,19 @@ function explain(
       const leftAt = first.get(m.from);
       if (leftAt !== undefined) {
         // A reply begins after the move it answers landed: a piece that left before that landing
-        // was knocked off by the hand, not moved.
-        if (prev && m.to !== prev.to && m.from !== prev.to && leftAt < landedAt(prev)) continue;
+        // was knocked off by the hand, not moved. (A reply taking the piece that just landed
+        // changes that square again: only a capture's landing, bounded by its departure, holds.)
+        // (A capture's landing is bounded by its departure and a carry; the reply is lifted at least
+        // REPLY_AFTER_LANDING_MS after it. Another landing is read where its square changed, which
+        // may be a later bounce: no margin there.)
+        if (prev && m.from !== prev.to) {
+          const captured = ctx.captures.has(prev);
+          if (
+            (m.to !== prev.to || captured) &&
+            leftAt < landedAt(prev) + (captured ? REPLY_AFTER_LANDING_MS : 0)
+          )
+            continue;
+        }
         // A piece lands after it was lifted: not where the reading changed before it left (for a
         // capture, its victim's point filled again before the capturer left: the victim came back).
         const landed = landedAt(m);
@@ -631,6 +642,9 @@ function landingTime(m: Move, ctx: Ctx): number {
 /** A hand takes at least this long to carry a piece from one point to another and set it down. */
 const MIN_CARRY_MS = 100;
 
+/** The opponent lifts a reply no sooner than this after the mover's piece lands (rule 10). */
+const REPLY_AFTER_LANDING_MS = 50;
+
 /** A hand knocks a neighbour while its own piece is in the air, or just after setting it down. */
 const KNOCK_AFTER_LANDING_MS = 300;
 
@@ -642,18 +656,24 @@ function byHand(input: ReaderInput, e: Explanation, sq: Square, ctx: Ctx): boole
   const { first } = ctx;
   const left = first.get(sq);
   if (left === undefined) return false;
-  // (The moved pieces themselves are not knocked neighbours.)
+  // (The moved pieces themselves are not knocked neighbours. The last move's, once the opponent is
+  // at work and the move can no longer be revised, may be: if it left as a hand began to work.)
   const last = input.previous?.move;
-  if (sq === last?.to || e.line.some((m) => m.to === sq)) return false;
-  if (knockedByLast(input, sq, ctx)) return true;
+  if (e.line.some((m) => m.to === sq)) return false;
+  const justMoved = sq === last?.to;
+  if (justMoved && input.revisable && !moverLifted(input.base, first, input.observed, input.landedAt))
+    return false;
+  const inTime = (began: number): boolean =>
+    left >= began && (!justMoved || left - began <= KNOCK_AFTER_LIFT_MS);
+  if (!justMoved && knockedByLast(input, sq, ctx)) return true;
   for (const m of e.line) {
     const began = first.get(m.from);
-    if (began !== undefined && left >= began && (near(sq, m.from) || near(sq, m.to))) return true;
+    if (began !== undefined && inTime(began) && (near(sq, m.from) || near(sq, m.to))) return true;
   }
   // (A held piece's hand may have knocked it where the piece was going as well as where it was.)
   return e.hand.some((h) => {
     const began = first.get(h);
-    if (h === sq || e.strayAt.indexOf(h) >= 0 || began === undefined || left < began) return false;
+    if (h === sq || e.strayAt.indexOf(h) >= 0 || began === undefined || !inTime(began)) return false;
     return near(sq, h) || (left - began <= KNOCK_AFTER_LIFT_MS && heldNear(input, e, h, sq));
   });
 }

@@ -128,6 +128,40 @@ describe('captures with occupancy sensing', () => {
     expect(b.of('alertCleared').map((a) => a.kind)).toContain('ambiguous');
   });
 
+  it('a neighbour knocked as the capturer leaves reads as a capture: recorded in doubt, revised where the piece lands', () => {
+    const b = BoardScript.of('3k5/9/9/9/4p4/4R4/9/9/9/4K4 w - - 0 1');
+    // The chariot is lifted; the pawn next to it leaves 150 ms later (knocked) and is put back.
+    b.lift('e4').lift('e5', 150).place('e5', 400).wait(300);
+    expect(b.moves()).toEqual(['e4e5']);
+    const doubt = b.of('alert').at(-1)!.alert;
+    expect(doubt.kind).toBe('ambiguous');
+    expect(doubt.message).toContain('recorded e4e5, but the piece on e5 may only have been knocked');
+    // The chariot comes down on e3: the capture is taken back and the move recorded, the alert ends.
+    b.place('e3', 600).wait(500);
+    expect(b.moves()).toEqual(['e4e3']);
+    expect(b.of('alertCleared').map((a) => a.kind)).toContain('ambiguous');
+  });
+
+  it('the clock pressed with no move seen (the piece that moved unseen): said at once, until a move is recorded', () => {
+    const b = BoardScript.of();
+    b.wait(500).press('red').wait(100).heartbeat().wait(1500);
+    expect(b.moves()).toEqual([]);
+    const alert = b.of('alert').at(-1)!.alert;
+    expect(alert.kind).toBe('ambiguous');
+    expect(alert.message).toContain('red pressed the clock, but no move of red');
+    expect(b.of('alert')).toHaveLength(1);
+    b.move('h2', 'e2').wait(300);
+    expect(b.moves()).toEqual(['h2e2']);
+    expect(b.of('alertCleared').map((a) => a.kind)).toContain('ambiguous');
+  });
+
+  it('a victim taken off well after its capturer left is a plain capture, recorded without doubt', () => {
+    const b = BoardScript.of('3k5/9/9/9/4p4/4R4/9/9/9/4K4 w - - 0 1');
+    b.lift('e4').lift('e5', 400).place('e5', 300).wait(300);
+    expect(b.moves()).toEqual(['e4e5']);
+    expect(b.of('alert')).toEqual([]);
+  });
+
   it('swapped in one scan: the clock button completes it at once', () => {
     const b = BoardScript.of();
     b.swapCapture('h2', 'h9').wait(500).press('red');
