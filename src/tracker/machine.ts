@@ -243,7 +243,8 @@ export function createTrackerMachine() {
       record: assign(({ context, event }) => {
         if (event.type !== 'snapshot') return {};
         const previous = context.cells;
-        const squareChangedAt = context.squareChangedAt.slice();
+        // Updated in place (no copy per frame): only this actor's judgement reads it, never later.
+        const squareChangedAt = context.squareChangedAt;
         let mask = context.mask;
         for (let s = 0; s < 90; s++) {
           if (previous !== undefined && previous[s] === event.cells[s]) continue;
@@ -759,7 +760,7 @@ function sensorFault(
       message:
         message ??
         `the sensor on ${name} always reads ${what}: check the piece there ` +
-        `stands in the middle of its point, or have the sensor repaired; moves are read from the other squares`,
+          `stands in the middle of its point, or have the sensor repaired; moves are read from the other squares`,
     },
   };
 }
