@@ -13,7 +13,10 @@ const sections: [string, () => Promise<void>][] = [
   ['rules: perft nodes/s, xqboard against Fairy-Stockfish (WebAssembly)', benchRules],
   ['engine: Fairy-Stockfish depth in 1 s, first hint after start-up, controller memory', benchEngine],
   ['game: cost of a move in the game model, time to judge a repetition', benchGame],
-  ['sensor log: lines read and written per second, replayed events per second', benchSensorLog],
+  [
+    'sensor log: lines read and written per second, replayed events per second into a move reader',
+    benchSensorLog,
+  ],
   ['sensors: snapshots parsed/s, last byte → snapshot event (serial driver)', benchSensors],
   ['move reader: frames/s, µs per frame, completing frame → move event (p50/p99)', benchTracker],
   ['records: PGN games/s streamed and replayed, written and read back per notation', benchRecord],

@@ -4,6 +4,7 @@
  * event (p50/p99), for pieces that could still slide further and for those that could not.
  */
 import { readFileSync } from 'node:fs';
+import type { Game } from '../src/game/game.js';
 import { readPgn } from '../src/record/pgn.js';
 import type { Position } from '../src/rules/index.js';
 import type { Sensing } from '../src/sensors/snapshot.js';
@@ -59,8 +60,7 @@ export async function benchTracker(): Promise<void> {
         const latency = e.t - e.frameT;
         const swapped = play.swapPlies.includes(e.ply) && sensing === 'occupancy';
         if (swapped) deferred++;
-        else if (isExtendable(positionBefore(start.value, run.value.game.moves, e.ply), [e.move]))
-          sliding.push(latency);
+        else if (isExtendable(positionBefore(run.value.game, e.ply), [e.move])) sliding.push(latency);
         else other.push(latency);
       }
       moves += movesOut.length;
@@ -80,12 +80,7 @@ export async function benchTracker(): Promise<void> {
   console.log(' read by occupancy wait for evidence — the button or the reply — and are counted apart)');
 }
 
-function positionBefore(
-  start: Position,
-  moves: readonly { move: { from: number; to: number } }[],
-  ply: number,
-): Position {
-  const pos = start.clone();
-  for (const m of moves.slice(0, ply - 1)) pos.play(m.move);
-  return pos;
+/** The position the move of `ply` was played from (kept per ply by the game: no replay). */
+function positionBefore(game: Game, ply: number): Position {
+  return game.positionAfter(Math.min(ply - 1, game.moves.length))!;
 }

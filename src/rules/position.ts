@@ -82,13 +82,16 @@ const SCRATCH = new Int32Array(MOVES_PER_PLY);
 const SIDE_NAMES: readonly Color[] = ['red', 'black'];
 const sideIndex = (c: Color): number => (c === 'red' ? 0 : 1);
 
+const NO_UNDO_MOVES = new Int32Array(0);
+const NO_UNDO_CAPTURES = new Uint8Array(0);
+
 const encodeMove = (from: number, to: number): number => from | (to << 8);
 
 export class Position {
   /** Piece id or OFF on each mailbox index. */
-  private readonly mailbox = new Uint8Array(256);
+  private readonly mailbox: Uint8Array;
   /** Mailbox index of each piece id, 0 when it is not on the board. */
-  private readonly placed = new Uint8Array(48);
+  private readonly placed: Uint8Array;
   /** Side to move: 0 red, 1 black. */
   private stm = 0;
   private half = 0;
@@ -99,9 +102,10 @@ export class Position {
 
   // Undo stack of make(): move, captured id, halfmoves. Empty until the first make(): most
   // positions (copies handed out by the game, one kept per ply) never make a move.
-  private undoMove = new Int32Array(0);
-  private undoCaptured = new Uint8Array(0);
-  private undoHalf = new Int32Array(0);
+  // (Shared empty buffers: growUndo() replaces them before the first write.)
+  private undoMove = NO_UNDO_MOVES;
+  private undoCaptured = NO_UNDO_CAPTURES;
+  private undoHalf = NO_UNDO_MOVES;
   private undoTop = 0;
   private searchBuffer: Int32Array | undefined;
 
@@ -111,7 +115,15 @@ export class Position {
     return this.searchBuffer;
   }
 
-  private constructor() {
+  /** An empty board, or a copy of `from`'s board (its pieces, not its side or its undo stack). */
+  private constructor(from?: Position) {
+    if (from) {
+      this.mailbox = from.mailbox.slice();
+      this.placed = from.placed.slice();
+      return;
+    }
+    this.mailbox = new Uint8Array(256);
+    this.placed = new Uint8Array(48);
     this.mailbox.fill(OFF);
     for (let sq = 0; sq < 90; sq++) this.mailbox[TO_MAILBOX[sq]!] = 0;
   }
@@ -206,9 +218,7 @@ export class Position {
   }
 
   clone(): Position {
-    const p = new Position();
-    p.mailbox.set(this.mailbox);
-    p.placed.set(this.placed);
+    const p = new Position(this);
     p.stm = this.stm;
     p.half = this.half;
     p.full = this.full;

@@ -163,6 +163,11 @@ interface Context {
   readonly changedAt: number;
   /** When each square's reading last changed (evidence for strays and dead sensors). */
   readonly squareChangedAt: Float64Array;
+  /**
+   * When the latest change was read (the clock's time): the bounce window runs from it. Frames that
+   * change the board within the window are recorded without starting the window again.
+   */
+  readonly readAt: number;
   /** Time of the latest frame, changed or not (a heartbeat shows the board is current). */
   readonly frameAt: number;
   /** Squares lifted since the confirmed position: evidence for captures. */
@@ -211,6 +216,8 @@ export function createTrackerMachine() {
     },
     delays: {
       bounce: ({ context }) => context.options.bounceMs,
+      /** What is left of the bounce window since the latest change (all of it at a change). */
+      bounceRest: ({ context }) => Math.max(0, context.readAt + context.options.bounceMs - context.now()),
       settleRest: ({ context }) => Math.max(0, context.options.settleMs - context.options.bounceMs),
       outOfSync: ({ context }) =>
         Math.max(0, (context.unfitSince ?? context.now()) + context.options.outOfSyncMs - context.now()),
@@ -228,6 +235,8 @@ export function createTrackerMachine() {
     },
     guards: {
       changed: ({ context, event }) => event.type === 'snapshot' && event.cells !== context.cells,
+      /** The board changed again within the bounce window: the window goes on from that change. */
+      held: ({ context }) => context.readAt + context.options.bounceMs > context.now(),
       boardIsTarget: ({ context }) => boardMatches(context),
       oneSquareWrong: ({ context }) => setupFault(context) !== undefined,
       // (Idle keeps a button only until a frame or the grace shows the board after it.)
@@ -255,7 +264,8 @@ export function createTrackerMachine() {
       record: assign(({ context, event }) => {
         if (event.type !== 'snapshot') return {};
         const previous = context.cells;
-        const squareChangedAt = context.squareChangedAt.slice();
+        // Updated in place (no copy per frame): only this actor's judgement reads it, never later.
+        const squareChangedAt = context.squareChangedAt;
         let mask = context.mask;
         for (let s = 0; s < 90; s++) {
           if (previous !== undefined && previous[s] === event.cells[s]) continue;
@@ -270,6 +280,7 @@ export function createTrackerMachine() {
         return {
           cells: event.cells,
           changedAt: event.t,
+          readAt: context.now(),
           frameAt: event.t,
           squareChangedAt,
           mask,
@@ -469,6 +480,7 @@ export function createTrackerMachine() {
       now: input.now,
       cells: undefined,
       changedAt: 0,
+      readAt: input.now(),
       squareChangedAt: new Float64Array(90).fill(input.now()),
       frameAt: 0,
       lifts: new Lifts(input.options.bounceMs),
@@ -542,8 +554,15 @@ export function createTrackerMachine() {
             after: { buttonGrace: 'judging' },
           },
           changing: {
-            on: { button: { actions: 'recordButton' } },
-            after: { bounce: 'judging' },
+            on: {
+              button: { actions: 'recordButton' },
+              // Recorded without leaving the state: no timer cancelled and set again per frame.
+              snapshot: { guard: 'changed', actions: ['unmaskAlert', 'record'] },
+            },
+            // The window from the latest change: a change within it waits out the rest.
+            after: {
+              bounceRest: [{ guard: 'held', target: 'changing', reenter: true }, { target: 'judging' }],
+            },
           },
           judging: {
             entry: ['evaluate', 'syncAlerts'],

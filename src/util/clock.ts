@@ -41,7 +41,8 @@ export class ManualClock implements Clock {
     const timer = { at: this.time + Math.max(0, ms), seq: this.seq++, fn };
     this.timers.push(timer);
     return () => {
-      this.timers = this.timers.filter((t) => t !== timer);
+      const k = this.timers.indexOf(timer);
+      if (k >= 0) this.timers.splice(k, 1);
     };
   }
 
@@ -53,9 +54,20 @@ export class ManualClock implements Clock {
   advance(ms: number): void {
     const end = this.time + ms;
     for (;;) {
-      const due = this.timers.filter((t) => t.at <= end).sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
+      // The soonest due timer, the first set among those due at the same time (one pass, no copies:
+      // replays run every frame's timers through here).
+      let due: PendingTimer | undefined;
+      let at = -1;
+      const timers = this.timers;
+      for (let k = 0; k < timers.length; k++) {
+        const t = timers[k]!;
+        if (t.at <= end && (due === undefined || t.at < due.at || (t.at === due.at && t.seq < due.seq))) {
+          due = t;
+          at = k;
+        }
+      }
       if (!due) break;
-      this.timers = this.timers.filter((t) => t !== due);
+      timers.splice(at, 1);
       this.time = due.at;
       due.fn();
     }
