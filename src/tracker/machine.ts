@@ -759,7 +759,7 @@ function sensorFault(
       message:
         message ??
         `the sensor on ${name} always reads ${what}: check the piece there ` +
-        `stands in the middle of its point, or have the sensor repaired; moves are read from the other squares`,
+          `stands in the middle of its point, or have the sensor repaired; moves are read from the other squares`,
     },
   };
 }
