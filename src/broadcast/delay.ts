@@ -1,23 +1,24 @@
 /**
- * The broadcast delay: the public part of the controller's feed (availability, moves, takebacks,
- * positions, results, PGN; never alerts, sensor states or hints), each message handed on
- * `delayMs` after the live feed had it, in order, with the retained state as the public may see it
- * now. The public MQTT mirror, the live PGN and the viewer page read this; arbiters and the boards
+ * The broadcast delay: the public part of the controller's feed (availability, moves and their
+ * records, takebacks, positions, results, PGN; never alerts, sensor states or hints), each message
+ * handed on `delayMs` after the live feed had it, in order, with the retained state as the public
+ * may see it now. The public MQTT mirror, the live PGN and the viewer page read this; arbiters and the boards
  * read the live feed.
  */
-import { type BoardFeed, type FeedMessage, retainedOf, subscribeTo } from '../controller/feed.js';
+import { type BoardFeed, type FeedMessage, retain, retainedOf, subscribeTo } from '../controller/feed.js';
 import type { BoardPayloads, BoardTopic } from '../mqtt/contract.js';
 
 export const PUBLIC_FEED_TOPICS: readonly BoardTopic[] = [
   'availability',
   'move',
+  'moves',
   'retract',
   'position',
   'result',
   'pgn',
 ];
 type Retained = 'availability' | 'position' | 'result' | 'pgn';
-const RETAINED: readonly string[] = ['availability', 'position', 'result', 'pgn'];
+const RETAINED: readonly BoardTopic[] = ['availability', 'position', 'result', 'pgn', 'moves'];
 
 export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown;
@@ -35,7 +36,7 @@ export class DelayedFeed {
   private readonly queue: { due: number; m: FeedMessage }[] = [];
   private head = 0;
   private timer: unknown;
-  private readonly state = new Map<string, Map<Retained, FeedMessage>>();
+  private readonly state = new Map<string, Map<string, FeedMessage>>();
   private readonly listeners = new Set<(m: FeedMessage) => void>();
   private unfollow: (() => void) | undefined;
 
@@ -118,14 +119,12 @@ export class DelayedFeed {
   }
 
   private deliver(m: FeedMessage): void {
-    if (RETAINED.includes(m.topic)) {
-      let b = this.state.get(m.board);
-      if (!b) {
-        b = new Map();
-        this.state.set(m.board, b);
-      }
-      b.set(m.topic as Retained, m);
+    let b = this.state.get(m.board);
+    if (!b) {
+      b = new Map();
+      this.state.set(m.board, b);
     }
+    retain(b, m, RETAINED);
     for (const l of [...this.listeners]) l(m);
   }
 }

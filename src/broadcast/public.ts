@@ -1,38 +1,32 @@
 /**
  * The public MQTT mirror (`<public>/<board>/…`, see `publicTopics` in the contract), made from the
- * delayed feed: each move once, retained on its own topic; the game (id, start, metadata, result)
- * retained when it changes; where the game stands (ply, FEN, clocks) after every move. Whatever
- * the broker lost (a restart) is published again on every reconnect, as the public has it now.
+ * delayed feed: each move once, retained on its own topic (the live feed's record of it, made by
+ * src/mqtt/move-record.ts); the game (id, start, metadata, result) retained when it changes; where
+ * the game stands (ply, FEN, clocks) after every move. Whatever the broker lost (a restart) is
+ * published again on every reconnect, as the public has it now.
  */
-import type { ControllerContext, Extension, MqttPublisher } from '../controller/extension.js';
+import type { Extension, MqttPublisher } from '../controller/extension.js';
 import type { FeedMessage } from '../controller/feed.js';
 import {
-  type MovePayload,
+  type MoveRecordPayload,
   type PositionPayload,
   PUBLIC_SPEC,
   type PublicGamePayload,
-  type PublicMovePayload,
   type PublicStatusPayload,
   publicTopics,
 } from '../mqtt/contract.js';
-import { makeChinese, makeWxf } from '../notation/index.js';
-import { makeFen } from '../rules/fen.js';
-import { parseIccs } from '../rules/iccs.js';
-import { Position } from '../rules/position.js';
+import { publicRecord } from '../mqtt/move-record.js';
 import type { DelayedFeed } from './delay.js';
 
 interface BoardState {
-  game: string;
-  startFen: string;
-  moves: PublicMovePayload[];
-  /** The position after `moves`. */
-  pos: Position | undefined;
   gameText: string;
   statusText: string;
   availabilityText: string;
-  /** The last `move` message, to take its time and notation. */
-  lastMove: MovePayload | undefined;
 }
+
+/** A record as the public has it: without `seq`; empty, cleared. */
+const recordText = (payload: MoveRecordPayload | ''): string =>
+  payload === '' ? '' : JSON.stringify(publicRecord(payload));
 
 export class PublicMirror implements Extension {
   readonly name = 'public-mirror';
@@ -40,7 +34,6 @@ export class PublicMirror implements Extension {
   private off: (() => void)[] = [];
 
   constructor(
-    private readonly context: ControllerContext,
     private readonly feed: DelayedFeed,
     private readonly mqtt: MqttPublisher & { onConnected(listener: () => void): () => void },
     private readonly base: string,
@@ -59,16 +52,7 @@ export class PublicMirror implements Extension {
   private board(id: string): BoardState {
     let b = this.boards.get(id);
     if (!b) {
-      b = {
-        game: '',
-        startFen: '',
-        moves: [],
-        pos: undefined,
-        gameText: '',
-        statusText: '',
-        availabilityText: '',
-        lastMove: undefined,
-      };
+      b = { gameText: '', statusText: '', availabilityText: '' };
       this.boards.set(id, b);
     }
     return b;
@@ -85,39 +69,14 @@ export class PublicMirror implements Extension {
       const { seq: _, ...rest } = m.payload;
       b.availabilityText = JSON.stringify(rest);
       this.send(topics.availability, b.availabilityText);
-    } else if (m.topic === 'move') b.lastMove = m.payload;
-    else if (m.topic === 'position') this.position(m.board, b, m.payload);
+    } else if (m.topic === 'moves' && m.ply !== undefined) {
+      // The live feed's records (src/mqtt/move-record.ts), cleared ones too, as they come.
+      this.send(topics.move(m.ply), recordText(m.payload));
+    } else if (m.topic === 'position') this.position(m.board, b, m.payload);
   }
 
   private position(id: string, b: BoardState, p: PositionPayload): void {
     const topics = publicTopics(this.base, id);
-    if (p.game !== b.game) {
-      // A new game: the last one's moves are cleared (each move carries its game id anyway).
-      for (let ply = b.moves.length; ply >= 1; ply--) this.send(topics.move(ply), '');
-      Object.assign(b, { game: p.game, startFen: p.startFen, moves: [], pos: undefined });
-    }
-    let common = 0;
-    while (common < b.moves.length && common < p.moves.length && b.moves[common]!.iccs === p.moves[common])
-      common++;
-    if (common < b.moves.length) {
-      for (let ply = b.moves.length; ply > common; ply--) this.send(topics.move(ply), '');
-      b.moves.length = common;
-      b.pos = undefined;
-    }
-    if (!b.pos) {
-      const start = Position.fromFen(b.startFen);
-      b.pos = start.ok ? start.value : undefined;
-      for (const m of b.moves) {
-        const mv = parseIccs(m.iccs);
-        if (mv.ok) b.pos?.play(mv.value);
-      }
-    }
-    for (let i = common; i < p.moves.length; i++) {
-      const entry = this.moveEntry(id, b, p, i);
-      if (!entry) break;
-      b.moves.push(entry);
-      this.send(topics.move(entry.ply), JSON.stringify(entry));
-    }
     const game: PublicGamePayload = {
       game: p.game,
       startFen: p.startFen,
@@ -134,7 +93,7 @@ export class PublicMirror implements Extension {
     }
     const status: PublicStatusPayload = {
       game: p.game,
-      ply: b.moves.length,
+      ply: p.ply,
       fen: p.fen,
       turn: p.turn,
       check: p.check,
@@ -150,44 +109,15 @@ export class PublicMirror implements Extension {
     }
   }
 
-  /** Move `i` (0-based) of the position: the `move` message's when it is that move, else made here. */
-  private moveEntry(id: string, b: BoardState, p: PositionPayload, i: number): PublicMovePayload | undefined {
-    const iccs = p.moves[i]!;
-    const move = parseIccs(iccs);
-    const pos = b.pos;
-    if (!move.ok || !pos?.isLegal(move.value)) {
-      this.context.logger.warn(`public mirror: board ${id}: ply ${i + 1} '${iccs}' does not follow`);
-      return undefined;
-    }
-    const color = pos.turn;
-    const wxf = makeWxf(pos, move.value) ?? iccs;
-    const zh = makeChinese(pos, move.value) ?? iccs;
-    const captured = pos.play(move.value);
-    const last = b.lastMove;
-    const known = last && last.game === p.game && last.ply === i + 1 && last.iccs === iccs ? last : undefined;
-    const clock = i === p.moves.length - 1 && p.clock ? p.clock[color] : undefined;
-    return {
-      game: p.game,
-      ply: i + 1,
-      iccs,
-      wxf,
-      zh,
-      color,
-      check: pos.isCheck(),
-      capture: captured !== undefined,
-      fen: makeFen(pos.toSetup()),
-      ...(known ? { t: known.t } : {}),
-      ...(clock !== undefined ? { clock } : {}),
-    };
-  }
-
   /** Everything retained again (the broker may have restarted and lost it). */
   private republish(): void {
     for (const [id, b] of this.boards) {
       const topics = publicTopics(this.base, id);
       if (b.availabilityText) this.send(topics.availability, b.availabilityText);
       if (b.gameText) this.send(topics.game, b.gameText);
-      for (const m of b.moves) this.send(topics.move(m.ply), JSON.stringify(m));
+      for (const m of this.feed.retained(id)) {
+        if (m.topic === 'moves' && m.ply !== undefined) this.send(topics.move(m.ply), recordText(m.payload));
+      }
       if (b.statusText) this.send(topics.status, b.statusText);
     }
   }

@@ -12,6 +12,10 @@ export type SessionAlert = Omit<Alert, 'kind'> & { readonly kind: string };
 /** The game of one board as everyone shows it: the retained `position` payload, and more. */
 export interface GameView extends Omit<PositionPayload, 'seq'> {
   readonly board: string;
+  /** The moves (ICCS), as `moves/<ply>` has them one by one. */
+  readonly moves: readonly string[];
+  /** Game time of each move (ms since the game started). */
+  readonly times: readonly number[];
   readonly detail?: string;
   /** The ending may still be played past (repetition, move limit…): not final yet. */
   readonly final: boolean;

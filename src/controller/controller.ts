@@ -277,7 +277,6 @@ export class Controller {
         ...(this.options.clock ? { clock: this.options.clock } : {}),
       }),
       new PublicMirror(
-        this.context,
         this.publicFeed,
         bridge,
         publicBase(config.mqtt.baseTopic, config.broadcast.publicTopic),

@@ -1,9 +1,9 @@
 /**
  * The one retained feed of the controller: every board message of the MQTT contract made from the
  * bus, numbered by one `seq` per board, with the current state of each board kept for late viewers
- * (availability, position, state, result, PGN, and the set of active alerts on `alerts`). The MQTT
- * bridge and the web page's event stream both read it, so they carry the same messages with the
- * same numbers.
+ * (availability, position, state, result, PGN, the set of active alerts on `alerts`, and the record
+ * of each move of the game on `moves/<ply>`). The MQTT bridge and the web page's event stream both
+ * read it, so they carry the same messages with the same numbers.
  */
 import type { AlertPayload, BoardPayloads, BoardTopic } from '../mqtt/contract.js';
 import { followBus, type Unsequenced } from '../mqtt/payloads.js';
@@ -15,15 +15,38 @@ export type FeedMessage = {
     readonly board: string;
     readonly seq: number;
     readonly payload: BoardPayloads[K];
+    /** `moves`: the ply of the record (an empty payload clears it). */
+    readonly ply?: number;
+    /** Board state not published on MQTT (the PGN after a move, see `BoardMessage`); it takes no number. */
+    readonly held?: boolean;
   };
 }[BoardTopic];
 
 type RetainedTopic = 'availability' | 'position' | 'state' | 'result' | 'pgn' | 'alerts';
-const RETAINED: readonly RetainedTopic[] = ['availability', 'result', 'position', 'state', 'pgn', 'alerts'];
+const RETAINED: readonly BoardTopic[] = [
+  'availability',
+  'result',
+  'position',
+  'state',
+  'pgn',
+  'alerts',
+  'moves',
+];
+
+/**
+ * Keeps `m` in a board's retained messages if its topic is one of `topics`: by topic, a record by its
+ * ply (`moves/<ply>`); a cleared record is dropped. The live feed and the delayed one both keep so.
+ */
+export function retain(retained: Map<string, FeedMessage>, m: FeedMessage, topics: readonly string[]): void {
+  if (!topics.includes(m.topic)) return;
+  if (m.topic !== 'moves') retained.set(m.topic, m);
+  else if (m.payload === '') retained.delete(`moves/${m.ply}`);
+  else retained.set(`moves/${m.ply}`, m);
+}
 
 interface BoardState {
   seq: number;
-  readonly retained: Map<RetainedTopic, FeedMessage>;
+  readonly retained: Map<string, FeedMessage>;
   readonly alerts: Map<string, Omit<AlertPayload, 'seq'>>;
 }
 
@@ -58,7 +81,7 @@ export class BoardFeed {
   start(): void {
     if (this.unfollow) return;
     this.unfollow = followBus(this.bus, (m) => {
-      this.send(m.board, m.topic, m.body);
+      this.send(m.board, m.topic, m.body, m.ply, m.held);
       if (m.topic === 'alert') this.alertChanged(m.board, m.body as Omit<AlertPayload, 'seq'>);
       // A board's game has a retained set of alerts from the start, empty or not.
       else if (m.topic === 'position' && !this.board(m.board).retained.has('alerts')) {
@@ -115,12 +138,26 @@ export class BoardFeed {
     this.send(board, 'alerts', { active: [...b.alerts.values()] });
   }
 
-  private send<K extends BoardTopic>(board: string, topic: K, body: Unsequenced<BoardPayloads[K]>): void {
+  private send<K extends BoardTopic>(
+    board: string,
+    topic: K,
+    body: Unsequenced<BoardPayloads[K]>,
+    ply?: number,
+    held?: boolean,
+  ): void {
     const b = this.board(board);
-    const seq = ++b.seq;
+    // A held message is not published: it takes no number (a viewer would see a gap).
+    const seq = held ? b.seq : ++b.seq;
     const payload = (typeof body === 'string' ? body : { ...(body as object), seq }) as BoardPayloads[K];
-    const message = { topic, board, seq, payload } as FeedMessage;
-    if ((RETAINED as readonly string[]).includes(topic)) b.retained.set(topic as RetainedTopic, message);
+    const message = {
+      topic,
+      board,
+      seq,
+      payload,
+      ...(ply !== undefined ? { ply } : {}),
+      ...(held ? { held } : {}),
+    } as FeedMessage;
+    retain(b.retained, message, RETAINED);
     for (const l of [...this.listeners]) l(message);
   }
 }

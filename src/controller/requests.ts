@@ -38,8 +38,11 @@ export interface RequestTarget {
 type SessionResult = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string } };
 const fromSession = (r: SessionResult): RequestResult =>
   r.ok ? { ok: true, data: r.value } : { ok: false, error: r.error };
-const withoutPgn = <T extends { pgn?: string }>(view: T): Omit<T, 'pgn'> => {
-  const { pgn: _, ...rest } = view;
+/** A game view as requests answer it: with its moves, without the PGN and the move times. */
+const withoutPgn = <T extends { pgn?: string; times?: readonly number[] }>(
+  view: T,
+): Omit<T, 'pgn' | 'times'> => {
+  const { pgn: _, times: __, ...rest } = view;
   return rest;
 };
 

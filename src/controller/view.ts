@@ -35,6 +35,7 @@ export function buildView(v: ViewInput): GameView {
     fen: game.fen,
     ply: moves.length,
     moves: moves.map((m) => m.iccs),
+    times: moves.map((m) => m.t),
     lastMove: moves.at(-1)?.iccs ?? null,
     turn: game.turn,
     check: game.position.isCheck(),

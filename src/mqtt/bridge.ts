@@ -17,7 +17,7 @@ import {
   BRIDGE_STATE_SPEC,
   type BridgeInfoPayload,
   type BridgeStatePayload,
-  boardTopics,
+  boardTopicOf,
   bridgeTopics,
   REQUEST_NAMES,
   RESPONSE_SPEC,
@@ -153,12 +153,14 @@ export class MqttBridge implements Extension, MqttPublisher {
   // --- out: the controller's feed → topics ----------------------------------------------------
 
   private listen(): void {
-    this.unsubscribers.push(this.context.feed.subscribe((m) => this.boardPublish(m)));
+    // A held message (the PGN after a move) is state, not news: it goes out on a reconnect only.
+    this.unsubscribers.push(this.context.feed.subscribe((m) => !m.held && this.boardPublish(m)));
   }
 
   private boardPublish(m: FeedMessage): void {
     const text = typeof m.payload === 'string' ? m.payload : JSON.stringify(m.payload);
-    this.publish(boardTopics(this.options.baseTopic, m.board)[m.topic], text, BOARD_TOPIC_SPECS[m.topic]);
+    const topic = boardTopicOf(this.options.baseTopic, m.board, m.topic, m.ply);
+    this.publish(topic, text, BOARD_TOPIC_SPECS[m.topic]);
   }
 
   private onConnect(): void {

@@ -42,15 +42,29 @@ export const boardTopics = (base: string, board: string) => ({
   result: `${base}/${board}/result`,
   pgn: `${base}/${board}/pgn`,
   hint: `${base}/${board}/hint`,
+  /**
+   * Retained, one topic a ply: the record of move `<ply>` of the game now. A move taken back, and
+   * the last game's moves when a new one starts, are cleared (empty retained payload).
+   */
+  moves: (ply: number) => `${base}/${board}/moves/${ply}`,
+  movesWildcard: `${base}/${board}/moves/+`,
 });
 
-export type BoardTopic = keyof ReturnType<typeof boardTopics>;
+/** The board topics, as the controller's feed names its messages (`moves`: `moves/<ply>`). */
+export type BoardTopic = Exclude<keyof ReturnType<typeof boardTopics>, 'movesWildcard'>;
+
+/** The MQTT topic of a board message (`ply`: the record's, for `moves`). */
+export function boardTopicOf(base: string, board: string, topic: BoardTopic, ply?: number): string {
+  const topics = boardTopics(base, board);
+  return topic === 'moves' ? topics.moves(ply ?? 0) : topics[topic];
+}
 
 /** QoS and retain of every board topic: what late viewers need is retained, events are not. */
 export const BOARD_TOPIC_SPECS: Readonly<Record<BoardTopic, TopicSpec>> = {
   availability: { qos: 1, retain: true },
   move: { qos: 1, retain: false },
   retract: { qos: 1, retain: false },
+  moves: { qos: 1, retain: true },
   position: { qos: 1, retain: true },
   state: { qos: 1, retain: true },
   alert: { qos: 1, retain: false },
@@ -104,13 +118,8 @@ export interface PublicGamePayload {
   readonly delayMs: number;
 }
 
-/** A move as `move` has it, with its time when known and the mover's time left when a clock runs. */
-export interface PublicMovePayload extends Omit<MovePayload, 'seq' | 't'> {
-  /** Game time of the move (ms since the game started), when known. */
-  readonly t?: number;
-  /** The mover's time left after the move, when a clock runs. */
-  readonly clock?: number;
-}
+/** A move's record as the live `moves/<ply>` has it, without the live feed's `seq`. */
+export type PublicMovePayload = Omit<MoveRecordPayload, 'seq'>;
 
 export interface PublicStatusPayload {
   readonly game: string;
@@ -155,8 +164,9 @@ export interface BridgeInfoPayload {
 /**
  * Every board message carries `seq`: one counter per board over all its topics, +1 a message.
  * A viewer subscribed to `<base>/<board>/#` that sees a gap missed a message; the retained
- * `position` then holds the whole game. The counter starts again at 1 when the controller restarts
- * (`bridge/state` goes online again).
+ * `position` and `moves/<ply>` then hold the whole game. A message with no room for `seq` (the PGN
+ * text, a cleared `moves/<ply>`) takes its number all the same. The counter starts again at 1 when
+ * the controller restarts (`bridge/state` goes online again).
  */
 export interface Sequenced {
   readonly seq: number;
@@ -180,6 +190,14 @@ export interface MovePayload extends Sequenced {
   readonly fen: string;
   /** Game time of the move, ms since the game started. */
   readonly t: number;
+}
+
+/**
+ * A move's record, retained on `moves/<ply>`: the `move` payload, with the mover's time left
+ * when a clock runs (known for a move as it is played; for a game resumed, for its last move).
+ */
+export interface MoveRecordPayload extends MovePayload {
+  readonly clock?: number;
 }
 
 export interface RetractPayload extends Sequenced {
@@ -215,7 +233,10 @@ export interface BoardMeta {
   readonly black?: PlayerMeta;
 }
 
-/** The whole game, retained: a viewer arriving late has everything in one message. */
+/**
+ * Where the game stands, retained, after every move: small, whatever the game's length. Its moves
+ * are on `moves/<ply>` (1..`ply`), each retained once; the PGN is on `pgn`.
+ */
 export interface PositionPayload extends Sequenced {
   /** Event, round, board number, players. */
   readonly meta?: BoardMeta;
@@ -223,7 +244,6 @@ export interface PositionPayload extends Sequenced {
   readonly startFen: string;
   readonly fen: string;
   readonly ply: number;
-  readonly moves: readonly string[];
   readonly lastMove: string | null;
   readonly turn: 'red' | 'black';
   readonly check: boolean;
@@ -294,7 +314,11 @@ export interface HintPayload extends Sequenced {
   readonly message: string;
 }
 
-/** The PGN topic carries the PGN text itself (lichess-style relays read it as is). */
+/**
+ * The PGN topic carries the PGN text itself (lichess-style relays read it as is). Published when a
+ * game is set up, starts or ends, its tags or result change, and again on every reconnect; not
+ * after every move (the moves are on `moves/<ply>`, the live PGN over HTTP has every move).
+ */
 export type PgnPayload = string;
 
 /** Every board topic's payload (the PGN is text, the rest JSON). */
@@ -302,6 +326,8 @@ export interface BoardPayloads {
   availability: AvailabilityPayload;
   move: MovePayload;
   retract: RetractPayload;
+  /** Empty: the record is cleared (its move was taken back, or a new game started). */
+  moves: MoveRecordPayload | '';
   position: PositionPayload;
   state: StatePayload;
   alert: AlertPayload;
@@ -367,7 +393,7 @@ export const REQUEST_SCHEMAS = {
     }),
   /** A suggested move for the side to move, also published on `<base>/<board>/hint`. */
   'game/hint': z.strictObject({ transaction, board: boardRef }),
-  /** The game as the `position` topic has it (for a client that wants it on demand). */
+  /** The game as the `position` topic has it, with its moves (ICCS), for a client that wants it on demand. */
   'game/get': z.strictObject({ transaction, board: boardRef }),
   /**
    * Simulated boards only: plays a move (ICCS, WXF or Chinese) by lifting and placing the pieces

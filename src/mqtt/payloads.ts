@@ -3,8 +3,9 @@
  * by the controller's feed (src/controller/feed.ts) that the MQTT bridge and the web page's event
  * stream both read, so they cannot drift.
  */
-import type { Bus, GameView } from '../controller/bus.js';
+import type { Bus, GameView, MoveInfo } from '../controller/bus.js';
 import type { BoardPayloads, BoardTopic, PositionPayload, ResultPayload } from './contract.js';
+import { MoveRecordBook } from './move-record.js';
 
 /** A payload before the feed numbers it (`seq` counts a board's messages, all topics together). */
 export type Unsequenced<T> = T extends string ? T : T extends unknown ? Omit<T, 'seq'> : never;
@@ -14,6 +15,13 @@ export type BoardMessage = {
     readonly topic: K;
     readonly board: string;
     readonly body: Unsequenced<BoardPayloads[K]>;
+    /** `moves`: the ply of the record. */
+    readonly ply?: number;
+    /**
+     * Kept as the board's state (the live PGN over HTTP reads it), not published: the PGN after a
+     * move or a takeback, whose move is on `moves/<ply>`.
+     */
+    readonly held?: boolean;
   };
 }[BoardTopic];
 
@@ -25,7 +33,6 @@ export function positionPayload(view: GameView): Unsequenced<PositionPayload> {
     startFen: view.startFen,
     fen: view.fen,
     ply: view.ply,
-    moves: view.moves,
     lastMove: view.lastMove,
     turn: view.turn,
     check: view.check,
@@ -49,24 +56,38 @@ export function resultPayload(view: GameView): Unsequenced<ResultPayload> {
 
 /**
  * Hands every board message the bus implies to `sink`, in order; after each game event: the
- * result (when it changed), the position, the PGN (when it changed). Returns the unsubscribe.
+ * records of the moves that changed (`moves/<ply>`), the result (when it changed), the position,
+ * the PGN (when it changed; held after a move or a takeback). Returns the unsubscribe.
  */
 export function followBus(bus: Bus, sink: (message: BoardMessage) => void): () => void {
   const lastResult = new Map<string, string>();
   const lastPgn = new Map<string, string>();
-  const send = <K extends BoardTopic>(board: string, topic: K, body: Unsequenced<BoardPayloads[K]>): void =>
-    sink({ topic, board, body } as BoardMessage);
-  const game = (board: string, view: GameView): void => {
+  const books = new Map<string, MoveRecordBook>();
+  const send = <K extends BoardTopic>(
+    board: string,
+    topic: K,
+    body: Unsequenced<BoardPayloads[K]>,
+    more: { ply?: number; held?: boolean } = {},
+  ): void => sink({ topic, board, body, ...more } as BoardMessage);
+  /** After a move or a takeback (`played`), the PGN is held: the move is on its own topic. */
+  const game = (board: string, view: GameView, played?: { move?: MoveInfo }): void => {
+    let book = books.get(board);
+    if (!book) {
+      book = new MoveRecordBook();
+      books.set(board, book);
+    }
+    for (const c of book.follow(view, played?.move)) send(board, 'moves', c.record ?? '', { ply: c.ply });
     const result = resultPayload(view);
     const key = `${view.game} ${result.result} ${result.reason} ${result.final}`;
-    if (lastResult.get(board) !== key) {
+    const resultChanged = lastResult.get(board) !== key;
+    if (resultChanged) {
       lastResult.set(board, key);
       send(board, 'result', result);
     }
     send(board, 'position', positionPayload(view));
     if (lastPgn.get(board) !== view.pgn) {
       lastPgn.set(board, view.pgn);
-      send(board, 'pgn', view.pgn);
+      send(board, 'pgn', view.pgn, played && !resultChanged ? { held: true } : {});
     }
   };
   const off = [
@@ -79,11 +100,11 @@ export function followBus(bus: Bus, sink: (message: BoardMessage) => void): () =
     bus.on('game.view', (e) => game(e.board, e.view)),
     bus.on('game.move', (e) => {
       send(e.board, 'move', { game: e.view.game, ...e.move });
-      game(e.board, e.view);
+      game(e.board, e.view, { move: e.move });
     }),
     bus.on('game.retract', (e) => {
       send(e.board, 'retract', { game: e.view.game, ply: e.ply, fen: e.view.fen, t: Math.round(e.t) });
-      game(e.board, e.view);
+      game(e.board, e.view, {});
     }),
     bus.on('game.over', (e) => game(e.board, e.view)),
     bus.on('tracker.state', (e) =>

@@ -14,8 +14,11 @@ import type {
   StatePayload,
 } from '../mqtt/contract.js';
 
-/** The board topics the page gets: all but the PGN (the page has the moves). */
-export type WebTopic = Exclude<BoardTopic, 'pgn'>;
+/**
+ * The board topics the page gets: all but the PGN and the moves' records (the page keeps its move
+ * list from the snapshot and the `move` and `retract` events).
+ */
+export type WebTopic = Exclude<BoardTopic, 'pgn' | 'moves'>;
 
 /** Topic → payload, as the contract has them. */
 export type WebPayloads = { [K in WebTopic]: BoardPayloads[K] };
@@ -45,6 +48,8 @@ export interface BoardSnapshot {
   readonly simulated: boolean;
   readonly availability: AvailabilityPayload | null;
   readonly position: PositionPayload;
+  /** The game's moves (ICCS), 1..`position.ply`. */
+  readonly moves: readonly string[];
   readonly state: StatePayload | null;
   readonly result: ResultPayload | null;
   /** Alerts raised and not cleared yet, by kind. */

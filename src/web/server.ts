@@ -210,6 +210,7 @@ export class WebServer implements Extension {
         const session = this.context.sessions.get(b.id);
         if (!session) return [];
         const feed = this.context.feed;
+        const view = session.view();
         const snapshot: BoardSnapshot = {
           id: b.id,
           driver: b.source.driver,
@@ -217,7 +218,8 @@ export class WebServer implements Extension {
           simulated: session.simulator !== undefined,
           availability: feed.last(b.id, 'availability') ?? null,
           // The session's game now, numbered as last published.
-          position: { ...positionPayload(session.view()), seq: feed.seqOf(b.id, 'position') },
+          position: { ...positionPayload(view), seq: feed.seqOf(b.id, 'position') },
+          moves: view.moves,
           state: feed.last(b.id, 'state') ?? null,
           result: feed.last(b.id, 'result') ?? null,
           alerts: feed.activeAlerts(b.id),
@@ -241,9 +243,9 @@ export class WebServer implements Extension {
     req.on('close', () => this.streams.delete(res));
   }
 
-  /** One feed message as an event (the page has the moves: no PGN). */
+  /** One feed message as an event (the page keeps its own move list: no PGN, no records). */
   private write(res: ServerResponse, m: FeedMessage): void {
-    if (m.topic === 'pgn') return;
+    if (m.topic === 'pgn' || m.topic === 'moves') return;
     this.eventId++;
     res.write(
       `id: ${this.eventId}\nevent: ${m.topic}\ndata: ${JSON.stringify({ board: m.board, payload: m.payload })}\n\n`,

@@ -6,13 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { DelayedFeed } from '../../src/broadcast/delay.js';
 import { PublicMirror } from '../../src/broadcast/public.js';
-import { configSchema } from '../../src/config/schema.js';
 import { Bus, type GameView } from '../../src/controller/bus.js';
 import { BoardFeed } from '../../src/controller/feed.js';
 import { INITIAL_FEN } from '../../src/rules/fen.js';
 import { parseIccs } from '../../src/rules/iccs.js';
 import { Position } from '../../src/rules/position.js';
-import { silentLogger } from '../../src/util/log.js';
 
 /** A game view as a session announces it, after `moves`. */
 function view(game: string, moves: string[], status: GameView['status'] = 'playing'): GameView {
@@ -29,6 +27,7 @@ function view(game: string, moves: string[], status: GameView['status'] = 'playi
     fen: `(after ${moves.length})`,
     ply: moves.length,
     moves,
+    times: moves.map((_, i) => 1000 * (i + 1)),
     lastMove: moves.at(-1) ?? null,
     turn: pos.turn,
     check: pos.isCheck(),
@@ -59,14 +58,7 @@ function rig(delayMs = 0) {
       return () => {};
     },
   };
-  const context = {
-    bus,
-    feed,
-    sessions: new Map(),
-    config: configSchema.parse({}),
-    logger: silentLogger,
-  };
-  const mirror = new PublicMirror(context, delayed, publisher, 'x/public');
+  const mirror = new PublicMirror(delayed, publisher, 'x/public');
   return { bus, sent, mirror, delayed, reconnect: () => reconnect?.() };
 }
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ledIndex } from '../../src/leds/wled.js';
-import { BASE, badRequests, boardPlaying, playTwoMoves, type Rig, startRig } from './scenario.js';
+import { BASE, badRequests, boardPlaying, fenAfter, playTwoMoves, type Rig, startRig } from './scenario.js';
 import { Recorder } from './support.js';
 
 async function withRig(test: (rig: Rig) => Promise<void>, options: { ws?: boolean } = {}): Promise<void> {
@@ -110,7 +110,22 @@ describe('the MQTT bridge on the embedded broker', () => {
           expect.objectContaining({ retain: true, qos: 1 }),
         ]);
       }
-      expect(late.json(`${BASE}/board1/position`)[0]).toMatchObject({ ply: 2, moves: ['h2e2', 'h9g7'] });
+      // Where the game stands, and each of its moves on its own retained topic.
+      const position = late.json(`${BASE}/board1/position`)[0]!;
+      expect(position).toMatchObject({ ply: 2, lastMove: 'h9g7' });
+      expect(position).not.toHaveProperty('moves');
+      const records = [1, 2].map((ply) => `${BASE}/board1/moves/${ply}`);
+      await late.until('the moves', () => records.every((t) => late.on(t).length > 0));
+      for (const topic of records) {
+        expect(late.on(topic), topic).toEqual([expect.objectContaining({ retain: true, qos: 1 })]);
+      }
+      expect(records.map((t) => late.json(t)[0])).toEqual([
+        expect.objectContaining({ game: position.game, ply: 1, iccs: 'h2e2', zh: '炮二平五', color: 'red' }),
+        expect.objectContaining({ game: position.game, ply: 2, iccs: 'h9g7', wxf: 'H8+7', color: 'black' }),
+      ]);
+      expect(late.on(`${BASE}/board1/moves/3`)).toEqual([]);
+      // The retained PGN is the one of the game's start (moves are not published with it).
+      expect(late.on(`${BASE}/board1/pgn`)[0]!.text).not.toContain('h2e2');
       expect(late.json(`${BASE}/board1/result`)[0]).toMatchObject({
         result: '*',
         reason: null,
@@ -121,6 +136,40 @@ describe('the MQTT bridge on the embedded broker', () => {
       expect(late.on(`${BASE}/board1/alert`)).toEqual([]);
       expect(late.json(`${BASE}/board1/alerts`)[0]).toMatchObject({ active: [] });
       await late.end();
+
+      // A takeback (the board shows the position after ply 1 again): ply 2's record is cleared with
+      // an empty retained payload, and a viewer joining now has ply 1 and no ply 2.
+      const ply2 = `${BASE}/board1/moves/2`;
+      await viewer.request(
+        BASE,
+        'board/simulate',
+        { board: 'board1', fen: fenAfter('h2e2'), transaction: 'tb' },
+        'tb',
+      );
+      await viewer.until('the takeback', () =>
+        viewer.json(`${BASE}/board1/retract`).some((r) => r.ply === 2),
+      );
+      await viewer.until('ply 2 cleared', () => viewer.on(ply2).length === 2);
+      expect(viewer.on(ply2)[1]).toMatchObject({ text: '', qos: 1 });
+      await viewer.until('the position after the takeback', () =>
+        viewer.json(`${BASE}/board1/position`).some((p) => p.ply === 1 && p.game === position.game),
+      );
+      const later = await Recorder.connect(url, [`${BASE}/board1/#`]);
+      const expected = [...retained, 'moves/1'].map((t) => `${BASE}/board1/${t}`);
+      await later.until('retained state', () => expected.every((t) => later.on(t).length > 0));
+      expect(later.json(`${BASE}/board1/position`)[0]).toMatchObject({ ply: 1, lastMove: 'h2e2' });
+      expect(later.json(`${BASE}/board1/moves/1`)[0]).toMatchObject({ ply: 1, iccs: 'h2e2' });
+      expect(later.on(ply2)).toEqual([]);
+      await later.end();
+
+      // The game ends (Black, to move, resigns): the PGN goes out whole, with its moves and result.
+      const pgnsBefore = viewer.on(`${BASE}/board1/pgn`).length;
+      await viewer.request(BASE, 'game/resign', { board: 'board1', transaction: 'r' }, 'r');
+      await viewer.until('the final PGN', () => viewer.on(`${BASE}/board1/pgn`).length > pgnsBefore);
+      const final = viewer.on(`${BASE}/board1/pgn`).at(-1)!;
+      expect(final).toMatchObject({ qos: 1 });
+      expect(final.text).toMatch(/1\. h2e2 \{\[%emt [0-9:]+\]\} 1-0/);
+      expect(final.text).toContain('[Result "1-0"]');
     }));
 
   it('serves browsers over WebSocket', () =>

@@ -117,7 +117,7 @@ export async function boardPlaying(viewer: Recorder, base = BASE, board = 'board
   );
 }
 
-const fenAfter = (...moves: string[]): string => {
+export const fenAfter = (...moves: string[]): string => {
   const game = Game.start();
   if (!game.ok) throw new Error(game.error.message);
   for (const m of moves) {
@@ -186,7 +186,16 @@ export async function playTwoMoves(viewer: Recorder, dir: string, base = BASE): 
   // Durable before announced.
   expect(journalAtArrival).toEqual([['h2e2'], ['h2e2', 'h9g7']]);
 
-  // The live position follows, with the whole game.
+  // Each move's record, retained on its own topic, right after the move: the move's payload (no clock runs).
+  const records = [1, 2].map((ply) => `${base}/board1/moves/${ply}`);
+  await viewer.until('the records of both moves', () => records.every((t) => viewer.on(t).length > 0));
+  for (const [i, topic] of records.entries()) {
+    expect(viewer.on(topic), topic).toEqual([expect.objectContaining({ qos: 1 })]);
+    const moved = JSON.parse(viewer.on(move)[i]!.text);
+    expect(JSON.parse(viewer.on(topic)[0]!.text)).toEqual({ ...moved, seq: moved.seq + 1 });
+  }
+
+  // The live position follows: where the game stands, not the whole game.
   await viewer.until('the position after ply 2', () =>
     viewer.json(`${base}/board1/position`).some((p) => p.ply === 2),
   );
@@ -196,7 +205,6 @@ export async function playTwoMoves(viewer: Recorder, dir: string, base = BASE): 
     startFen: fenAfter(),
     fen: fenAfter('h2e2', 'h9g7'),
     ply: 2,
-    moves: ['h2e2', 'h9g7'],
     lastMove: 'h9g7',
     turn: 'red',
     check: false,
@@ -205,23 +213,24 @@ export async function playTwoMoves(viewer: Recorder, dir: string, base = BASE): 
     reason: null,
     seq: expect.any(Number),
   });
-  await viewer.until('the PGN after ply 2', () =>
-    viewer.on(`${base}/board1/pgn`).some((m) => m.text.includes('h9g7')),
-  );
-  const pgn = viewer.on(`${base}/board1/pgn`).at(-1)!;
-  expect(pgn.qos).toBe(1);
-  expect(pgn.text).toContain('[Game "Chinese Chess"]');
-  expect(pgn.text).toMatch(/1\. h2e2 \{\[%emt [0-9:]+\]\} h9g7/);
+  // The PGN went out when the game started, and not again for a move.
+  const pgns = viewer.on(`${base}/board1/pgn`);
+  expect(pgns.length).toBeGreaterThan(0);
+  expect(pgns.at(-1)!.qos).toBe(1);
+  expect(pgns.at(-1)!.text).toContain('[Game "Chinese Chess"]');
+  const firstMove = viewer.messages.indexOf(first!);
+  expect(viewer.messages.slice(firstMove).filter((m) => m.topic === `${base}/board1/pgn`)).toEqual([]);
+  expect(pgns.every((m) => !m.text.includes('h2e2'))).toBe(true);
 
   // Every live message of board1 carries the next seq: no gap.
-  const live = viewer.messages.filter(
-    (m) => m.topic.startsWith(`${base}/board1/`) && !m.retain && !m.topic.endsWith('/pgn'),
-  );
-  const seqs = live.map((m) => JSON.parse(m.text).seq as number);
-  const pgnCount = viewer.messages.filter((m) => m.topic === `${base}/board1/pgn` && !m.retain).length;
+  const board1 = viewer.messages.filter((m) => m.topic.startsWith(`${base}/board1/`) && !m.retain);
+  // The PGN text and a cleared record (empty) have no room for a seq; they take their number all the same.
+  const unnumbered = board1.filter((m) => m.topic.endsWith('/pgn') || m.text === '').length;
+  const seqs = board1
+    .filter((m) => !m.topic.endsWith('/pgn') && m.text !== '')
+    .map((m) => JSON.parse(m.text).seq as number);
   expect(seqs.length).toBeGreaterThan(4);
-  // The PGN text has no room for a seq; it takes its number all the same.
-  expect(seqs.at(-1)! - seqs[0]! + 1).toBe(seqs.length + pgnCount);
+  expect(seqs.at(-1)! - seqs[0]! + 1).toBe(seqs.length + unnumbered);
   // The other board did not move.
   expect(viewer.on(`${base}/board2/move`).length).toBe(board2Before);
 }

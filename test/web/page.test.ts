@@ -13,7 +13,15 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import { Controller } from '../../src/controller/controller.js';
-import { INITIAL_FEN, makeSquareName, parseFen, parseSquare } from '../../src/rules/index.js';
+import {
+  INITIAL_FEN,
+  makeFen,
+  makeSquareName,
+  Position,
+  parseFen,
+  parseIccs,
+  parseSquare,
+} from '../../src/rules/index.js';
 import type { WebServer } from '../../src/web/server.js';
 import { Recorder } from '../mqtt/support.js';
 
@@ -221,12 +229,14 @@ describe('web view in Chromium', () => {
     expect(wrongMethod.status).toBe(405);
     // Still serving, the game untouched.
     const boards = (await (await fetch(`${url}/api/boards`)).json()) as {
-      boards: { id: string; simulated: boolean; position: { moves: string[] } }[];
+      boards: { id: string; simulated: boolean; moves: string[]; position: Record<string, unknown> }[];
     };
+    // The snapshot has the moves beside the position (which, as on MQTT, has only where the game stands).
     expect(boards.boards).toMatchObject([
-      { id: 'board1', simulated: true, position: { moves: ['h2e2'] } },
-      { id: 'board2', simulated: true, position: { moves: [], status: 'setup' } },
+      { id: 'board1', simulated: true, moves: ['h2e2'], position: { ply: 1, lastMove: 'h2e2' } },
+      { id: 'board2', simulated: true, moves: [], position: { ply: 0, status: 'setup' } },
     ]);
+    expect(boards.boards[0]!.position).not.toHaveProperty('moves');
   });
 
   it('after a reload shows the same game and follows it live', async () => {
@@ -242,6 +252,19 @@ describe('web view in Chromium', () => {
     expect(response).toMatchObject({ status: 'ok' });
     await poll(async () => pieceAt('g7').getAttribute('data-piece')).toBe('black horse');
     await page.locator('button[data-notation="chinese"]').click();
+    await poll(() => card().locator('ol.moves').textContent()).toBe('炮二平五马８进７');
+    // A takeback (the board shows the position after ply 1 again) leaves the list; played again, it is back.
+    const session = controller.sessions.get('board1')!;
+    const afterFirst = Position.default();
+    const h2e2 = parseIccs('h2e2');
+    if (!h2e2.ok) throw new Error('h2e2');
+    afterFirst.play(h2e2.value);
+    await mqtt.request(BASE, 'board/simulate', { board: 'board1', fen: makeFen(afterFirst.toSetup()) });
+    await poll(() => session.view().ply).toBe(1);
+    await poll(() => card().locator('ol.moves').textContent()).toBe('炮二平五');
+    expect(await mqtt.request(BASE, 'board/simulate', { board: 'board1', move: '马8进7' })).toMatchObject({
+      status: 'ok',
+    });
     await poll(() => card().locator('ol.moves').textContent()).toBe('炮二平五马８进７');
   });
 

@@ -193,12 +193,18 @@ function onEvent(e: WebEvent): void {
     case 'availability':
       ui.snapshot = { ...s, availability: e.payload };
       break;
-    case 'position':
-      if (e.payload.game !== s.position.game || e.payload.ply !== s.position.ply) ui.selected = null;
-      if (ui.hint && (e.payload.game !== ui.hint.game || e.payload.ply >= ui.hint.ply)) ui.hint = null;
-      ui.snapshot = { ...s, position: e.payload };
+    case 'position': {
+      const p = e.payload;
+      if (p.game !== s.position.game || p.ply !== s.position.ply) ui.selected = null;
+      if (ui.hint && (p.game !== ui.hint.game || p.ply >= ui.hint.ply)) ui.hint = null;
+      // The moves came one by one (`move`, `retract`); a new game starts with none.
+      const moves = p.game === s.position.game ? s.moves.slice(0, p.ply) : [];
+      ui.snapshot = { ...s, position: p, moves };
       ui.clockAt = Date.now();
+      // Moves this page did not see (it was away): the snapshot has them.
+      if (moves.length < p.ply) void loadBoards();
       break;
+    }
     case 'state':
       ui.snapshot = { ...s, state: e.payload };
       break;
@@ -217,9 +223,15 @@ function onEvent(e: WebEvent): void {
       ui.hint = e.payload;
       break;
     case 'move':
-    case 'retract':
-      // The position that follows carries the whole game.
+    case 'retract': {
+      // The position that follows says where the game stands; the list is kept here.
+      const p = e.payload;
+      if (p.game === s.position.game && s.moves.length >= p.ply - 1) {
+        const kept = s.moves.slice(0, p.ply - 1);
+        ui.snapshot = { ...s, moves: e.topic === 'move' ? [...kept, e.payload.iccs] : kept };
+      }
       return;
+    }
   }
   render(ui);
 }
@@ -374,7 +386,7 @@ function render(ui: BoardUi): void {
     hint.textContent = `${what}: ${noted(ui.hint)} (${evaluation}, depth ${ui.hint.depth})`;
   }
   renderAlerts(card.querySelector<HTMLElement>('.alerts')!, ui.alerts);
-  renderMoves(card.querySelector<HTMLOListElement>('ol.moves')!, pos);
+  renderMoves(card.querySelector<HTMLOListElement>('ol.moves')!, pos.startFen, s.moves);
   drawBoard(card.querySelector<SVGSVGElement>('svg.board')!, ui);
 }
 
@@ -463,10 +475,10 @@ function renderAlerts(el: HTMLElement, alerts: Map<string, AlertPayload>): void 
   );
 }
 
-function renderMoves(el: HTMLOListElement, pos: PositionPayload): void {
-  const game = positionOf(pos.startFen);
+function renderMoves(el: HTMLOListElement, startFen: string, moves: readonly string[]): void {
+  const game = positionOf(startFen);
   const names: string[] = [];
-  for (const iccs of pos.moves) {
+  for (const iccs of moves) {
     const move = parseIccs(iccs);
     if (!game || !move.ok || !game.isLegal(move.value)) {
       names.push(iccs);
@@ -476,7 +488,7 @@ function renderMoves(el: HTMLOListElement, pos: PositionPayload): void {
     game.play(move.value);
   }
   // Rows of a red move and a black one; a game may start with Black to move.
-  const blackFirst = game !== undefined && positionOf(pos.startFen)?.turn === 'black';
+  const blackFirst = game !== undefined && positionOf(startFen)?.turn === 'black';
   const cells = blackFirst ? ['…', ...names] : names;
   const rows: HTMLLIElement[] = [];
   for (let i = 0; i < cells.length; i += 2) {
