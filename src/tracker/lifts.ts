@@ -18,6 +18,12 @@ export class Lifts {
   /** The first lift of each square since the confirmed position: when its piece left. */
   private readonly firstClosed = new Map<Square, number>();
 
+  /**
+   * Empty intersections seen occupied since the confirmed position, and when first: the points a
+   * sliding piece passed over (or a flicker).
+   */
+  private readonly visits = new Map<Square, number>();
+
   constructor(private readonly bounceMs: number) {}
 
   /**
@@ -26,7 +32,10 @@ export class Lifts {
    */
   observe(expected: Cells, cells: Cells, t: number, mask?: ReadonlySet<Square>): void {
     for (let sq = 0; sq < 90; sq++) {
-      if (expected[sq] === '.') continue;
+      if (expected[sq] === '.') {
+        if (cells[sq] !== '.' && !this.visits.has(sq)) this.visits.set(sq, t);
+        continue;
+      }
       if (mask !== undefined && mask.size > 0 && mask.has(sq)) {
         this.open.delete(sq);
         continue;
@@ -71,7 +80,13 @@ export class Lifts {
    * and those that came after the next mover began (`mover`: a square of the side to move now):
    * they are the next move's evidence (a target lifted after its capturer).
    */
+  /** Empty points seen occupied since the confirmed position (see `visits`). */
+  visited(): ReadonlyMap<Square, number> {
+    return this.visits;
+  }
+
   reset(expected: Cells, mover?: (sq: Square) => boolean): void {
+    this.visits.clear();
     let start = Number.POSITIVE_INFINITY;
     if (mover) {
       for (const [sq, lift] of this.open) {

@@ -674,6 +674,7 @@ function evaluate(context: Context): Partial<Context> {
       firstLifted: context.lifts.firstAt(now, context.mask),
       buttonBy: button,
       changedAt: context.squareChangedAt,
+      visited: context.lifts.visited(),
     },
     now,
     settled: context.settled || now >= context.changedAt + context.options.settleMs,

@@ -55,6 +55,8 @@ export interface Evidence {
   readonly buttonBy?: Color | undefined;
   /** When each square's reading last changed. */
   readonly changedAt: ArrayLike<number>;
+  /** Empty points seen occupied since the confirmed position: where a sliding piece passed. */
+  readonly visited?: ReadonlyMap<Square, number>;
 }
 
 export interface ReaderInput {
@@ -148,6 +150,8 @@ interface Explanation {
   readonly expires: number;
   /** Near fits: the one square this explanation cannot account for. */
   readonly bad: Square | undefined;
+  /** Slide trails (`Ctx.trails`) no move of the line travels. */
+  readonly offTrail: number;
 }
 
 const MAX_LINES = 32;
@@ -168,6 +172,14 @@ interface Ctx {
   readonly captures: WeakSet<Move>;
   /** When each lifted square's piece first left (the order pieces left in). */
   readonly first: ReadonlyMap<Square, number>;
+  /** Slide trails: points passed over in a row from where a piece left (see `slideTrails`). */
+  readonly trails: readonly Trail[];
+}
+
+/** A piece slid from `from` over the points up to `reach` (all empty now): it went at least there. */
+interface Trail {
+  readonly from: Square;
+  readonly reach: Square;
 }
 
 const matches = (code: number, o: number): boolean => (o === 3 ? code !== 0 : code === o);
@@ -186,6 +198,7 @@ export function judge(input: ReaderInput): Verdict {
     refilled: [...input.evidence.lifted.keys()].filter((sq) => obs[sq] !== 0 && !input.mask.has(sq)),
     captures: new WeakSet(),
     first: input.evidence.firstLifted ?? input.evidence.lifted,
+    trails: slideTrails(input, obs),
   };
 
   // The board as it was: nothing to explain.
@@ -226,6 +239,9 @@ export function judge(input: ReaderInput): Verdict {
   // fewer such readings left unexplained, the better.
   const best = Math.min(...fits.map((e) => e.unexplained));
   fits = fits.filter((e) => e.unexplained === best);
+  // A line that travels every slide's trail beats one that leaves a trail unexplained.
+  const trailed = Math.min(...fits.map((e) => e.offTrail));
+  fits = fits.filter((e) => e.offTrail === trailed);
   // Pieces off the board that the next mover would not hold (knocked, nudged) are a story of
   // last resort: believed only when no explanation without them fits. But a capture nobody saw
   // land is no better a story than a piece knocked by a hand at work (next to the last move, or to
@@ -244,6 +260,12 @@ export function judge(input: ReaderInput): Verdict {
 
   if (fits.length > 0) {
     const verdict = decide(input, fits);
+    // About to conclude against a slide's trail (the piece went on past where any fit puts it):
+    // its last point may be one whose dead sensor read nothing land.
+    if (trailed > 0 && (verdict.kind === 'commit' || button === input.base.turn)) {
+      const dead = trailEnd(input, ctx);
+      if (dead !== undefined) return { kind: 'suspect', square: dead, reads: 'empty' };
+    }
     // A story with a piece off the board (knocked) against one of a piece set down where it may not
     // go: the first would commit a move that may not have been played. Wait until the stray comes
     // back, or is gone too long to be believed.
@@ -649,6 +671,77 @@ const REPLY_AFTER_LANDING_MS = 50;
 const KNOCK_AFTER_LANDING_MS = 300;
 
 /**
+ * Points passed over in a row from a lifted piece's square, two or more, now all empty: a piece
+ * slid that way at least that far (a flicker rarely lines up so).
+ */
+function slideTrails(input: ReaderInput, obs: Uint8Array): Trail[] {
+  const visited = input.evidence.visited;
+  if (visited === undefined || visited.size < 2) return [];
+  const out: Trail[] = [];
+  for (const from of input.evidence.lifted.keys()) {
+    for (const [df, dr] of [
+      [1, 0],
+      [-1, 0],
+      [0, 1],
+      [0, -1],
+    ] as const) {
+      let f = (from % 9) + df;
+      let r = Math.floor(from / 9) + dr;
+      let reach: Square | undefined;
+      let n = 0;
+      while (f >= 0 && f < 9 && r >= 0 && r < 10) {
+        const sq = r * 9 + f;
+        if (!visited.has(sq) || obs[sq] !== 0 || input.mask.has(sq)) break;
+        reach = sq;
+        n++;
+        f += df;
+        r += dr;
+      }
+      if (reach !== undefined && n >= 2) out.push({ from, reach });
+    }
+  }
+  return out;
+}
+
+/**
+ * Where a slide whose trail no fit travels went: the point just past the trail's reach, reading
+ * empty, where the mover's piece may go. Taken when it is the only one, and the board, that
+ * point masked, is read as a move landing there.
+ */
+function trailEnd(input: ReaderInput, ctx: Ctx): Square | undefined {
+  if (input.probing) return undefined;
+  const side = input.base.turn === 'red' ? 1 : 2;
+  const ends = new Set<Square>();
+  for (const t of ctx.trails) {
+    if (input.base.colorAt(t.from) !== side) continue;
+    const df = Math.sign((t.reach % 9) - (t.from % 9));
+    const dr = Math.sign(Math.floor(t.reach / 9) - Math.floor(t.from / 9));
+    const f = (t.reach % 9) + df;
+    const r = Math.floor(t.reach / 9) + dr;
+    if (f < 0 || f > 8 || r < 0 || r > 9) continue;
+    const next = r * 9 + f;
+    if (ctx.obs[next] !== 0 || ctx.mask.has(next) || input.base.colorAt(next) !== 0) continue;
+    if (input.base.legalDestinations(t.from).includes(next)) ends.add(next);
+  }
+  if (ends.size !== 1) return undefined;
+  const [sq] = ends as unknown as [Square];
+  const v = judge({ ...input, mask: new Set([...input.mask, sq]), probing: true });
+  return v.kind === 'commit' && v.moves.some((m) => m.to === sq) ? sq : undefined;
+}
+
+/** Does the move go from the trail's start along it at least as far as it reaches? */
+function travels(m: Move, trail: Trail): boolean {
+  if (m.from !== trail.from) return false;
+  const f0 = m.from % 9;
+  const r0 = Math.floor(m.from / 9);
+  const along = (sq: Square): number => Math.abs((sq % 9) - f0) + Math.abs(Math.floor(sq / 9) - r0);
+  const sameLine = (sq: Square): boolean => sq % 9 === f0 || Math.floor(sq / 9) === r0;
+  const direction = (sq: Square): number =>
+    Math.sign((sq % 9) - f0) * 1 + Math.sign(Math.floor(sq / 9) - r0) * 10;
+  return sameLine(m.to) && direction(m.to) === direction(trail.reach) && along(m.to) >= along(trail.reach);
+}
+
+/**
  * Could a hand at work have knocked the piece on `sq`? It left while a neighbouring piece was
  * in the air: the last move's, a move's of the line, or one the side to move holds.
  */
@@ -883,7 +976,10 @@ function add(
     }
     if (!ok) unexplained++;
   }
-  out.push({ line, revision, unexplained, strays, strayAt, hidden, hand, expires, bad });
+  // A slide's trail that no move of the line travels: the piece went somewhere the line does not say.
+  let offTrail = 0;
+  for (const trail of ctx.trails) if (!line.some((m) => travels(m, trail))) offTrail++;
+  out.push({ line, revision, unexplained, offTrail, strays, strayAt, hidden, hand, expires, bad });
 }
 
 /** A single piece displaced where it may not legally go (judged against each root). */
