@@ -688,7 +688,9 @@ function evaluate(context: Context): Partial<Context> {
   const mover = context.game.position.turn;
   if (
     button === mover &&
-    (verdict.kind === 'idle' || (verdict.kind === 'wait' && verdict.candidates.length === 0))
+    (verdict.kind === 'idle' ||
+      verdict.kind === 'unknown' ||
+      (verdict.kind === 'wait' && verdict.candidates.length === 0))
   )
     out.unreadButton = mover;
   const fits = verdict.kind !== 'unknown' && verdict.kind !== 'suspect';

@@ -220,9 +220,11 @@ export function judge(input: ReaderInput): Verdict {
   for (const root of roots) explain(root.pos, root.line, root.hidden, false, undefined, ctx, found);
   // A piece of the side to move lifted and put back (knocked, straightened) is no reply: the last
   // move may still be revised.
+  // (Nor after the side to move pressed its clock: it says it has moved.)
   const revisable =
     input.revisable &&
     input.previous !== undefined &&
+    input.evidence.buttonBy !== input.base.turn &&
     !moverLifted(input.base, input.evidence.lifted, input.observed, input.landedAt);
   if (revisable) explain(input.previous!.position.clone(), [], 0, true, input.previous!.move, ctx, found);
 
