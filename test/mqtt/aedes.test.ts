@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { ledIndex } from '../../src/leds/wled.js';
 import { BASE, badRequests, boardPlaying, fenAfter, playTwoMoves, type Rig, startRig } from './scenario.js';
-import { Recorder } from './support.js';
+import { HINT_ANSWER_MS, Recorder } from './support.js';
 
 async function withRig(test: (rig: Rig) => Promise<void>, options: { ws?: boolean } = {}): Promise<void> {
   const rig = await startRig(options);
@@ -192,7 +192,13 @@ describe('the MQTT bridge on the embedded broker', () => {
   it('answers a hint request and publishes the hint', () =>
     withRig(async ({ viewer }) => {
       await boardPlaying(viewer);
-      const r = await viewer.request(BASE, 'game/hint', { board: 'board1', transaction: 'h' }, 'h');
+      const r = await viewer.request(
+        BASE,
+        'game/hint',
+        { board: 'board1', transaction: 'h' },
+        'h',
+        HINT_ANSWER_MS,
+      );
       expect(r).toMatchObject({
         status: 'ok',
         transaction: 'h',
