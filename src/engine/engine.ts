@@ -8,6 +8,12 @@
  * Searches are queued, one at a time. An engine that dies is started again and the search it was
  * doing is tried once more; one that does not answer in time is stopped, then killed (restarted on
  * the next search). Each of those is reported (`onEvent`) so the controller can raise an alert.
+ *
+ * Starting is not a search: a slow start (the WebAssembly engine compiles and sets itself up on a
+ * busy machine) is waited for. A search that comes while the engine starts waits for it up to
+ * `startMs`, then answers `engine_starting` (ask again) while the start goes on; only a start that
+ * has not finished in `startLimitMs` is taken for a hung engine and killed (tried again on the
+ * next search).
  */
 
 export type Dialect = 'uci' | 'ucci';
@@ -62,7 +68,12 @@ export type EngineEvent =
   | { readonly type: 'crashed'; readonly message: string }
   | { readonly type: 'timeout'; readonly message: string };
 
-export type EngineErrorCode = 'engine_crashed' | 'engine_timeout' | 'engine_failed' | 'engine_closed';
+export type EngineErrorCode =
+  | 'engine_crashed'
+  | 'engine_timeout'
+  | 'engine_starting'
+  | 'engine_failed'
+  | 'engine_closed';
 
 export class EngineError extends Error {
   constructor(
@@ -97,8 +108,14 @@ export interface ProtocolOptions {
   /** Options sent after the handshake (UCI `setoption name N value V`, UCCI `setoption N V`). */
   readonly options?: Readonly<Record<string, string | number | boolean>>;
   readonly squares?: SquareStyle;
-  /** Handshake (`uci` → `uciok`, then `isready` → `readyok`) time limit, ms. Default 10 s. */
+  /**
+   * How long a search waits for the engine to start (`uci` → `uciok`, then `isready` → `readyok`)
+   * before it is answered `engine_starting`; the start goes on. Default 30 s: the embedded engine
+   * takes about 1 s on an idle machine, 10 s on a loaded 2-core one.
+   */
   readonly startMs?: number;
+  /** A start not finished in this long is a hung engine: it is killed (tried again next time). Default 120 s. */
+  readonly startLimitMs?: number;
   /** Time beyond a search's own movetime before it counts as not answering, ms. Default 5 s. */
   readonly graceMs?: number;
   /** Time limit of a search without a movetime (depth, nodes), ms. Default 60 s. */
@@ -168,7 +185,8 @@ export class ProtocolEngine implements Engine {
     if (request.signal?.aborted) return cancelledResult();
     for (let attempt = 1; ; attempt++) {
       try {
-        const t = await this.ensure();
+        const t = await this.started(request.signal);
+        if (t === undefined) return cancelledResult();
         return await this.go(t, request);
       } catch (e) {
         // A crash in the middle of a search: the engine is started again and asked once more.
@@ -179,10 +197,46 @@ export class ProtocolEngine implements Engine {
     }
   }
 
+  /**
+   * The started engine, waited for up to `startMs` (the start goes on after that: the search is
+   * answered `engine_starting`); undefined when the search was cancelled meanwhile.
+   */
+  private async started(signal: AbortSignal | undefined): Promise<LineTransport | undefined> {
+    const starting = this.ensure();
+    if (this.transport && !this.starting) return starting;
+    const patience = this.o.startMs ?? 30_000;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    try {
+      return await Promise.race([
+        starting,
+        new Promise<undefined>((resolve, reject) => {
+          timer = setTimeout(
+            () =>
+              reject(
+                new EngineError(
+                  'engine_starting',
+                  `${this.o.label} is still starting (${Math.round(patience / 1000)} s so far): ask again in a moment`,
+                ),
+              ),
+            patience,
+          );
+          onAbort = () => resolve(undefined);
+          signal?.addEventListener('abort', onAbort, { once: true });
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
   private ensure(): Promise<LineTransport> {
     if (this.closed) return Promise.reject(new EngineError('engine_closed', `${this.name} was stopped`));
+    // A search that stopped waiting leaves the start going on: the next one waits for the same.
+    if (this.starting) return this.starting;
     if (this.transport) return Promise.resolve(this.transport);
-    this.starting ??= this.start().finally(() => {
+    this.starting = this.start().finally(() => {
       this.starting = undefined;
     });
     return this.starting;
@@ -206,7 +260,7 @@ export class ProtocolEngine implements Engine {
     });
     this.transport = t;
     const ucci = this.o.dialect === 'ucci';
-    const startMs = this.o.startMs ?? 10_000;
+    const startMs = this.o.startLimitMs ?? 120_000;
     try {
       const options = new Set<string>();
       this.onInfo = (line) => {

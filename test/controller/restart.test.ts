@@ -13,7 +13,7 @@ import { configSchema } from '../../src/config/schema.js';
 import { Controller } from '../../src/controller/controller.js';
 import { LOCK_FILE } from '../../src/record/lock.js';
 import { ROOT } from '../helpers/cli.js';
-import { journaledMoves, Recorder } from '../mqtt/support.js';
+import { HINT_ANSWER_MS, journaledMoves, Recorder } from '../mqtt/support.js';
 
 const BASE = 'xqrestart';
 /** The configuration's arbiter: only it may play moves and start games. */
@@ -120,7 +120,9 @@ describe('restarts', () => {
         data: { iccs: 'h0g2', ply: 3 },
       });
       // The built command's engine worker answers for the game on the board.
-      expect(await client.request(BASE, 'game/hint', { transaction: 'h' }, 'h')).toMatchObject({
+      expect(
+        await client.request(BASE, 'game/hint', { transaction: 'h' }, 'h', HINT_ANSWER_MS),
+      ).toMatchObject({
         status: 'ok',
         data: { ply: 4 },
       });
@@ -134,7 +136,8 @@ describe('restarts', () => {
       await killed(second);
     }
     expect(journaledMoves(games)).toEqual(['h2e2', 'h9g7', 'h0g2']);
-  }, 60_000);
+    // Two starts of the command and the engine's first start (HINT_ANSWER_MS at most).
+  }, 120_000);
 
   it('a second controller on the same archive is refused, naming the process that holds it', async () => {
     const first = start();

@@ -5,7 +5,8 @@
 // behaviours: normal (bestmove after an info line), none (`bestmove (none)` / `nobestmove`),
 // silent (never answers `go`), mute (never answers the handshake), crash-once (exits on the
 // first `go` while the marker file does not exist, creating it), crash (exits on every `go`),
-// ranks1 (calls itself Fairy-Stockfish and writes ranks 1-10), seconds (UCCI without usemillisec).
+// ranks1 (calls itself Fairy-Stockfish and writes ranks 1-10), seconds (UCCI without usemillisec),
+// slow-start (answers the handshake only after 1.5 s, as the WebAssembly engine on a busy machine).
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
@@ -19,12 +20,16 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   const [command] = line.split(' ');
   if (command === (ucci ? 'ucci' : 'uci')) {
     if (behaviour === 'mute') return;
-    say(`id name ${name}`);
-    say('id author xqboard tests');
-    if (!ucci) say('option name Hash type spin default 16 min 1 max 1024');
-    else if (behaviour !== 'seconds') say('option usemillisec type check default false');
-    if (!ucci) say('option name Skill Level type spin default 20 min 0 max 20');
-    say(ucci ? 'ucciok' : 'uciok');
+    const answer = () => {
+      say(`id name ${name}`);
+      say('id author xqboard tests');
+      if (!ucci) say('option name Hash type spin default 16 min 1 max 1024');
+      else if (behaviour !== 'seconds') say('option usemillisec type check default false');
+      if (!ucci) say('option name Skill Level type spin default 20 min 0 max 20');
+      say(ucci ? 'ucciok' : 'uciok');
+    };
+    if (behaviour === 'slow-start') setTimeout(answer, 1500);
+    else answer();
   } else if (command === 'isready') say('readyok');
   else if (command === 'go') {
     if (behaviour === 'silent') return;

@@ -123,12 +123,40 @@ describe.each(['uci', 'ucci'] as const)('%s engine', (dialect) => {
   });
 
   it('an engine that never answers the handshake: a timeout, reported', async () => {
-    const { engine, events } = fake(dialect, 'mute', { startMs: 300 });
+    const { engine, events } = fake(dialect, 'mute', { startMs: 5000, startLimitMs: 300 });
     await expect(engine.search({ fen: INITIAL_FEN, moves: [], limits: { depth: 2 } })).rejects.toMatchObject({
       code: 'engine_timeout',
-      message: expect.stringMatching(/handshake/),
+      message: expect.stringMatching(/handshake within 300 ms/),
     });
     expect(events.map((e) => e.type)).toEqual(['timeout']);
+    // Killed: the next search starts a new one (given up in its turn).
+    await expect(engine.search({ fen: INITIAL_FEN, moves: [], limits: { depth: 2 } })).rejects.toMatchObject({
+      code: 'engine_timeout',
+    });
+    expect(events.map((e) => e.type)).toEqual(['timeout', 'timeout']);
+  });
+
+  it('an engine slow to start is waited for: the search is answered', async () => {
+    // 1.5 s to start, the default patience (30 s).
+    const { engine, events } = fake(dialect, 'slow-start');
+    const r = await engine.search({ fen: INITIAL_FEN, moves: [], limits: { depth: 2 } });
+    expect(r.move).toBe('h2e2');
+    expect(events.map((e) => e.type)).toEqual(['started']);
+  });
+
+  it('an engine slower to start than a search waits: told it is starting, and the start goes on', async () => {
+    // The engine is not killed: the next search gets it once it has started (one handshake).
+    const { engine, events, commands } = fake(dialect, 'slow-start', { startMs: 200 });
+    await expect(engine.search({ fen: INITIAL_FEN, moves: [], limits: { depth: 2 } })).rejects.toMatchObject({
+      code: 'engine_starting',
+      message: expect.stringMatching(/still starting.*ask again/),
+    });
+    expect(events).toEqual([]);
+    await vi.waitFor(() => expect(events.map((e) => e.type)).toEqual(['started']), { timeout: 10_000 });
+    const again = await engine.search({ fen: INITIAL_FEN, moves: [], limits: { depth: 2 } });
+    expect(again.move).toBe('h2e2');
+    expect(commands().filter((l) => l === dialect)).toHaveLength(1);
+    expect(commands().filter((l) => l.startsWith('go'))).toHaveLength(1);
   });
 
   it('an engine that crashes during a search is reported, restarted, and the search answered', async () => {

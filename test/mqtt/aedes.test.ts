@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { ledIndex } from '../../src/leds/wled.js';
 import { BASE, badRequests, boardPlaying, fenAfter, playTwoMoves, type Rig, startRig } from './scenario.js';
-import { Recorder } from './support.js';
+import { HINT_ANSWER_MS, Recorder } from './support.js';
 
 async function withRig(test: (rig: Rig) => Promise<void>, options: { ws?: boolean } = {}): Promise<void> {
   const rig = await startRig(options);
@@ -192,7 +192,13 @@ describe('the MQTT bridge on the embedded broker', () => {
   it('answers a hint request and publishes the hint', () =>
     withRig(async ({ viewer }) => {
       await boardPlaying(viewer);
-      const r = await viewer.request(BASE, 'game/hint', { board: 'board1', transaction: 'h' }, 'h');
+      const r = await viewer.request(
+        BASE,
+        'game/hint',
+        { board: 'board1', transaction: 'h' },
+        'h',
+        HINT_ANSWER_MS,
+      );
       expect(r).toMatchObject({
         status: 'ok',
         transaction: 'h',
@@ -260,10 +266,23 @@ describe('the MQTT bridge on the embedded broker', () => {
     withRig(async ({ viewer, controller }) => {
       await boardPlaying(viewer);
       await controller.stop();
-      await viewer.until('bridge offline', () =>
-        viewer.on(`${BASE}/bridge/state`).some((m) => m.text === '{"state":"offline"}'),
+      const bridgeOffline = (m: { topic: string; text: string }) =>
+        m.topic === `${BASE}/bridge/state` && m.text === '{"state":"offline"}';
+      await viewer.until('bridge offline', () => viewer.messages.some(bridgeOffline));
+      // The retained messages of the viewer's subscription may still be arriving (aedes streams
+      // them from its store, interleaved with live ones): the stale retained `online` can come
+      // after the live `offline`. A board's state is its message with the highest `seq`.
+      const latest = (messages: Record<string, unknown>[]) =>
+        messages.reduce((a, b) => ((b.seq as number) > (a.seq as number) ? b : a));
+      expect(latest(viewer.json(`${BASE}/board1/availability`))).toMatchObject({
+        state: 'offline',
+        reason: 'stopped',
+      });
+      // The board went offline before the bridge did.
+      const boardOfflineAt = viewer.messages.findIndex(
+        (m) => m.topic === `${BASE}/board1/availability` && JSON.parse(m.text).state === 'offline',
       );
-      const offline = viewer.json(`${BASE}/board1/availability`).at(-1)!;
-      expect(offline).toMatchObject({ state: 'offline', reason: 'stopped' });
+      expect(boardOfflineAt).toBeGreaterThanOrEqual(0);
+      expect(boardOfflineAt).toBeLessThan(viewer.messages.findIndex(bridgeOffline));
     }));
 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import { Controller } from '../../src/controller/controller.js';
-import { Recorder } from './support.js';
+import { HINT_ANSWER_MS, Recorder } from './support.js';
 
 const running: { controller: Controller; dir: string }[] = [];
 afterEach(async () => {
@@ -94,7 +94,11 @@ describe('Home Assistant discovery', () => {
     // Its buttons publish the contract's requests.
     const hint = ha.json(topic('b1', 'button/hint'))[0]!;
     await ha.client.publishAsync(hint.command_topic as string, hint.payload_press as string);
-    await ha.until('the hint answered', () => ha.json('hq/bridge/response/game/hint').length > 0, 30_000);
+    await ha.until(
+      'the hint answered',
+      () => ha.json('hq/bridge/response/game/hint').length > 0,
+      HINT_ANSWER_MS,
+    );
     expect(ha.json('hq/bridge/response/game/hint')[0]).toMatchObject({ status: 'ok' });
     const fresh = ha.json(topic('b2', 'button/new_game'))[0]!;
     expect(fresh.command_topic).toBe('hq/bridge/request/game/new');

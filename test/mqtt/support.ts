@@ -69,8 +69,14 @@ export class Recorder {
     });
   }
 
-  /** Sends a request and waits for its response (by transaction). */
-  async request(base: string, name: string, payload: string | object, transaction?: string | number) {
+  /** Sends a request and waits for its response (by transaction), `ms` at most. */
+  async request(
+    base: string,
+    name: string,
+    payload: string | object,
+    transaction?: string | number,
+    ms?: number,
+  ) {
     const topic = `${base}/bridge/response/${name}`;
     const before = this.on(topic).length;
     await this.client.publishAsync(
@@ -78,10 +84,13 @@ export class Recorder {
       typeof payload === 'string' ? payload : JSON.stringify(payload),
       { qos: 1 },
     );
-    await this.until(`a response on ${topic}`, () =>
-      this.json(topic)
-        .slice(before)
-        .some((r) => transaction === undefined || r.transaction === transaction),
+    await this.until(
+      `a response on ${topic}`,
+      () =>
+        this.json(topic)
+          .slice(before)
+          .some((r) => transaction === undefined || r.transaction === transaction),
+      ms,
     );
     const responses = this.json(topic).slice(before);
     return (transaction === undefined ? responses[0] : responses.find((r) => r.transaction === transaction))!;
@@ -91,6 +100,13 @@ export class Recorder {
     await this.client.endAsync(true);
   }
 }
+
+/**
+ * How long a hint request may take to be answered: the first one starts the engine, which a
+ * search waits for up to 30 s (the embedded Fairy-Stockfish starts in about 1 s on an idle
+ * machine, 10 s and more on a loaded 2-core one), then searches for 1 s.
+ */
+export const HINT_ANSWER_MS = 45_000;
 
 /** The moves in the journal(s) of an archive directory, as they are on disk now. */
 export function journaledMoves(dir: string): string[] {
