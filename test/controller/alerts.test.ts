@@ -145,7 +145,8 @@ const retainedKinds = (r: Recorder) =>
 async function seenActive(r: Rig, kind: string): Promise<void> {
   await vi.waitFor(() => expect(mqttAlerts(r.viewer, kind)).toContain(true), WAIT);
   await vi.waitFor(() => expect(sseAlerts(r.sse, kind)).toContain(true), WAIT);
-  expect(retainedKinds(r.viewer)).toContain(kind);
+  // The retained set is another message, published after the `alert`: it may not be here yet.
+  await vi.waitFor(() => expect(retainedKinds(r.viewer)).toContain(kind), WAIT);
   expect(await boardAlerts(r)).toContain(kind);
   // One feed: the same message has the same number on MQTT and on the page's stream.
   const onMqtt = r.viewer.json(`${BASE}/board1/alert`).find((a) => a.kind === kind && a.active);
@@ -156,7 +157,7 @@ async function seenActive(r: Rig, kind: string): Promise<void> {
 async function seenEnded(r: Rig, kind: string): Promise<void> {
   await vi.waitFor(() => expect(mqttAlerts(r.viewer, kind).at(-1)).toBe(false), WAIT);
   await vi.waitFor(() => expect(sseAlerts(r.sse, kind).at(-1)).toBe(false), WAIT);
-  expect(retainedKinds(r.viewer)).not.toContain(kind);
+  await vi.waitFor(() => expect(retainedKinds(r.viewer)).not.toContain(kind), WAIT);
   expect(await boardAlerts(r)).not.toContain(kind);
   // Viewers who join now see no alert at all.
   const late = await Recorder.connect(r.mqttUrl, [`${BASE}/board1/#`]);
