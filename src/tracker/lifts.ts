@@ -19,10 +19,10 @@ export class Lifts {
   private readonly firstClosed = new Map<Square, number>();
 
   /**
-   * Empty intersections seen occupied since the confirmed position, and when first: the points a
-   * sliding piece passed over (or a flicker).
+   * Empty intersections seen occupied since the confirmed position: the points a sliding piece
+   * passed over (or a flicker).
    */
-  private readonly visits = new Map<Square, number>();
+  private readonly visits = new Set<Square>();
 
   constructor(private readonly bounceMs: number) {}
 
@@ -33,7 +33,7 @@ export class Lifts {
   observe(expected: Cells, cells: Cells, t: number, mask?: ReadonlySet<Square>): void {
     for (let sq = 0; sq < 90; sq++) {
       if (expected[sq] === '.') {
-        if (cells[sq] !== '.' && !this.visits.has(sq)) this.visits.set(sq, t);
+        if (cells[sq] !== '.') this.visits.add(sq);
         continue;
       }
       if (mask !== undefined && mask.size > 0 && mask.has(sq)) {
@@ -75,16 +75,16 @@ export class Lifts {
     return unmasked(out, mask);
   }
 
+  /** Empty points seen occupied since the confirmed position (see `visits`). */
+  visited(): ReadonlySet<Square> {
+    return this.visits;
+  }
+
   /**
    * A move was committed: only lifts still under way on squares the new position occupies remain,
    * and those that came after the next mover began (`mover`: a square of the side to move now):
    * they are the next move's evidence (a target lifted after its capturer).
    */
-  /** Empty points seen occupied since the confirmed position (see `visits`). */
-  visited(): ReadonlyMap<Square, number> {
-    return this.visits;
-  }
-
   reset(expected: Cells, mover?: (sq: Square) => boolean): void {
     this.visits.clear();
     let start = Number.POSITIVE_INFINITY;

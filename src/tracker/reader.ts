@@ -17,7 +17,15 @@
  * - A square whose reading contradicts every explanation while the rest of the board fits, and
  *   has not changed for a while, is a suspected dead sensor: the caller masks it.
  */
-import type { Color, Move, Position, Square } from '../rules/index.js';
+import {
+  type Color,
+  type Move,
+  type Position,
+  type Square,
+  squareAt,
+  squareFile,
+  squareRank,
+} from '../rules/index.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
 
 /** The cells a position shows to sensors of one kind. */
@@ -56,7 +64,7 @@ export interface Evidence {
   /** When each square's reading last changed. */
   readonly changedAt: ArrayLike<number>;
   /** Empty points seen occupied since the confirmed position: where a sliding piece passed. */
-  readonly visited?: ReadonlyMap<Square, number>;
+  readonly visited?: ReadonlySet<Square>;
 }
 
 export interface ReaderInput {
@@ -180,6 +188,9 @@ interface Ctx {
 interface Trail {
   readonly from: Square;
   readonly reach: Square;
+  /** The step along the trail (one of ±1 file, ±1 rank). */
+  readonly df: number;
+  readonly dr: number;
 }
 
 const matches = (code: number, o: number): boolean => (o === 3 ? code !== 0 : code === o);
@@ -448,19 +459,18 @@ function isReady(input: ReaderInput, base: Position, moves: Move[], fits: Explan
 /** Is `sq` next to the line a sliding piece travels, from where it left to as far as it could go? */
 function nearSlide(base: Position, moves: readonly Move[], last: Move, sq: Square): boolean {
   if (near(sq, last.from)) return true;
-  const df = Math.sign((last.to % 9) - (last.from % 9));
-  const dr = Math.sign(Math.floor(last.to / 9) - Math.floor(last.from / 9));
+  const df = Math.sign(squareFile(last.to) - squareFile(last.from));
+  const dr = Math.sign(squareRank(last.to) - squareRank(last.from));
   const pos = beforeLast(base, moves);
-  let f = last.from % 9;
-  let r = Math.floor(last.from / 9);
-  for (;;) {
-    f += df;
-    r += dr;
-    if (f < 0 || f > 8 || r < 0 || r > 9) return false;
-    const at = r * 9 + f;
+  for (
+    let at = squareAt(squareFile(last.from) + df, squareRank(last.from) + dr);
+    at !== undefined;
+    at = squareAt(squareFile(at) + df, squareRank(at) + dr)
+  ) {
     if (near(sq, at)) return true;
     if (at !== last.to && pos.colorAt(at) !== 0 && at !== last.from) return false;
   }
+  return false;
 }
 
 const soonest = (times: number[]): number | undefined => {
@@ -587,11 +597,10 @@ function explain(
       const leftAt = first.get(m.from);
       if (leftAt !== undefined) {
         // A reply begins after the move it answers landed: a piece that left before that landing
-        // was knocked off by the hand, not moved. (A reply taking the piece that just landed
-        // changes that square again: only a capture's landing, bounded by its departure, holds.)
-        // (A capture's landing is bounded by its departure and a carry; the reply is lifted at least
-        // REPLY_AFTER_LANDING_MS after it. Another landing is read where its square changed, which
-        // may be a later bounce: no margin there.)
+        // was knocked off by the hand, not moved. A capture's landing is bounded by its departure
+        // and a carry, and the reply comes at least REPLY_AFTER_LANDING_MS after it. Another
+        // landing is read where its square changed: a later bounce may have moved that (no margin),
+        // and a reply taking the piece that just landed changes it again (no bound at all).
         if (prev && m.from !== prev.to) {
           const captured = ctx.captures.has(prev);
           if (
@@ -681,25 +690,18 @@ function slideTrails(input: ReaderInput, obs: Uint8Array): Trail[] {
   if (visited === undefined || visited.size < 2) return [];
   const out: Trail[] = [];
   for (const from of input.evidence.lifted.keys()) {
-    for (const [df, dr] of [
-      [1, 0],
-      [-1, 0],
-      [0, 1],
-      [0, -1],
-    ] as const) {
-      let f = (from % 9) + df;
-      let r = Math.floor(from / 9) + dr;
+    for (const [df, dr] of ORTHOGONAL) {
       let reach: Square | undefined;
       let n = 0;
-      while (f >= 0 && f < 9 && r >= 0 && r < 10) {
-        const sq = r * 9 + f;
-        if (!visited.has(sq) || obs[sq] !== 0 || input.mask.has(sq)) break;
+      for (
+        let sq = squareAt(squareFile(from) + df, squareRank(from) + dr);
+        sq !== undefined && visited.has(sq) && obs[sq] === 0 && !input.mask.has(sq);
+        sq = squareAt(squareFile(sq) + df, squareRank(sq) + dr)
+      ) {
         reach = sq;
         n++;
-        f += df;
-        r += dr;
       }
-      if (reach !== undefined && n >= 2) out.push({ from, reach });
+      if (reach !== undefined && n >= 2) out.push({ from, reach, df, dr });
     }
   }
   return out;
@@ -716,13 +718,9 @@ function trailEnd(input: ReaderInput, ctx: Ctx): Square | undefined {
   const ends = new Set<Square>();
   for (const t of ctx.trails) {
     if (input.base.colorAt(t.from) !== side) continue;
-    const df = Math.sign((t.reach % 9) - (t.from % 9));
-    const dr = Math.sign(Math.floor(t.reach / 9) - Math.floor(t.from / 9));
-    const f = (t.reach % 9) + df;
-    const r = Math.floor(t.reach / 9) + dr;
-    if (f < 0 || f > 8 || r < 0 || r > 9) continue;
-    const next = r * 9 + f;
-    if (ctx.obs[next] !== 0 || ctx.mask.has(next) || input.base.colorAt(next) !== 0) continue;
+    const next = squareAt(squareFile(t.reach) + t.df, squareRank(t.reach) + t.dr);
+    if (next === undefined || ctx.obs[next] !== 0 || ctx.mask.has(next) || input.base.colorAt(next) !== 0)
+      continue;
     if (input.base.legalDestinations(t.from).includes(next)) ends.add(next);
   }
   if (ends.size !== 1) return undefined;
@@ -732,16 +730,10 @@ function trailEnd(input: ReaderInput, ctx: Ctx): Square | undefined {
 }
 
 /** Does the move go from the trail's start along it at least as far as it reaches? */
-function travels(m: Move, trail: Trail): boolean {
-  if (m.from !== trail.from) return false;
-  const f0 = m.from % 9;
-  const r0 = Math.floor(m.from / 9);
-  const along = (sq: Square): number => Math.abs((sq % 9) - f0) + Math.abs(Math.floor(sq / 9) - r0);
-  const sameLine = (sq: Square): boolean => sq % 9 === f0 || Math.floor(sq / 9) === r0;
-  const direction = (sq: Square): number =>
-    Math.sign((sq % 9) - f0) * 1 + Math.sign(Math.floor(sq / 9) - r0) * 10;
-  return sameLine(m.to) && direction(m.to) === direction(trail.reach) && along(m.to) >= along(trail.reach);
-}
+const travels = (m: Move, t: Trail): boolean =>
+  m.from === t.from &&
+  heading(m.from, m.to) === heading(t.from, t.reach) &&
+  apart(m.from, m.to) >= apart(t.from, t.reach);
 
 /**
  * Could a hand at work have knocked the piece on `sq`? It left while a neighbouring piece was
@@ -859,15 +851,27 @@ function knockedByLast(input: ReaderInput, sq: Square, ctx: Ctx): boolean {
   return left <= (ctx.evidence.changedAt[last.to] ?? 0) + KNOCK_AFTER_LANDING_MS;
 }
 
+/** The four steps along a file or a rank. */
+const ORTHOGONAL = [
+  [1, 0],
+  [-1, 0],
+  [0, 1],
+  [0, -1],
+] as const;
+
+/** Which way `to` lies from `from`: the signs of the file and rank steps, as one number. */
+const heading = (from: Square, to: Square): number =>
+  Math.sign(squareFile(to) - squareFile(from)) + 10 * Math.sign(squareRank(to) - squareRank(from));
+
+/** How many files and ranks apart two points are, together. */
+const apart = (a: Square, b: Square): number =>
+  Math.abs(squareFile(a) - squareFile(b)) + Math.abs(squareRank(a) - squareRank(b));
+
 /** Do two moves go the same way along one file or rank? */
-function sameDirection(a: Move, b: Move): boolean {
-  const df = (m: Move) => Math.sign((m.to % 9) - (m.from % 9));
-  const dr = (m: Move) => Math.sign(Math.floor(m.to / 9) - Math.floor(m.from / 9));
-  return df(a) === df(b) && dr(a) === dr(b);
-}
+const sameDirection = (a: Move, b: Move): boolean => heading(a.from, a.to) === heading(b.from, b.to);
 
 const near = (a: Square, b: Square): boolean =>
-  Math.abs((a % 9) - (b % 9)) <= 1 && Math.abs(Math.floor(a / 9) - Math.floor(b / 9)) <= 1;
+  Math.abs(squareFile(a) - squareFile(b)) <= 1 && Math.abs(squareRank(a) - squareRank(b)) <= 1;
 
 /** A capturer stands on its victim there, and the sensor still reads the victim. */
 const isCovered = (pos: Position, covered: readonly Square[], sq: Square): boolean =>
@@ -1067,20 +1071,9 @@ export function isExtendable(base: Position, moves: readonly Move[]): boolean {
   const pos = beforeLast(base, moves);
   const last = moves[moves.length - 1]!;
   if (!pos.isSlider(last.from) || pos.colorAt(last.to) !== 0) return false;
-  const df = Math.sign((last.to % 9) - (last.from % 9));
-  const dr = Math.sign(Math.floor(last.to / 9) - Math.floor(last.from / 9));
-  for (const to of pos.legalDestinations(last.from)) {
-    const f = Math.sign((to % 9) - (last.to % 9));
-    const r = Math.sign(Math.floor(to / 9) - Math.floor(last.to / 9));
-    if (
-      to !== last.to &&
-      f === df &&
-      r === dr &&
-      (df === 0 ? to % 9 === last.to % 9 : Math.floor(to / 9) === Math.floor(last.to / 9))
-    )
-      return true;
-  }
-  return false;
+  // (A slide is along a file or a rank: the same heading keeps to it.)
+  const way = heading(last.from, last.to);
+  return pos.legalDestinations(last.from).some((to) => to !== last.to && heading(last.to, to) === way);
 }
 
 /** The position the last of `moves` was played from (`base` itself for a single move). */
