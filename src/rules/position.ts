@@ -78,6 +78,8 @@ const HORSE_ATTACKERS = [
 
 /** Scratch moves for the non-recursive queries (single-threaded, never re-entered). */
 const SCRATCH = new Int32Array(MOVES_PER_PLY);
+/** The wanted pieces' mailbox indices for `legalMovesFrom` (shared: generation never nests). */
+const ONLY_FROM = new Uint8Array(256);
 
 const SIDE_NAMES: readonly Color[] = ['red', 'black'];
 const sideIndex = (c: Color): number => (c === 'red' ? 0 : 1);
@@ -384,10 +386,11 @@ export class Position {
     this.fullTest = inCheck;
     const kingFile = king & 15;
     const kingRank = king >> 4;
+    const only = this.onlyFrom;
     let n = start;
 
     // General: every move is tried on the board.
-    for (let d = 0; d < 4; d++) {
+    for (let d = 0; d < 4 && (only === undefined || only[king] === 1); d++) {
       const t = king + ORTHO[d]!;
       const p = board[t]!;
       if (IN_PALACE[t] && (p === 0 || p & them) && this.safeAfter(king, t, t)) {
@@ -397,7 +400,7 @@ export class Position {
 
     for (let slot = 1; slot < 16; slot++) {
       const f = this.placed[base + slot]!;
-      if (!f) continue;
+      if (!f || (only !== undefined && only[f] !== 1)) continue;
       // Does leaving `f` possibly expose the general? (line or horse leg)
       const fromRisky =
         inCheck ||
@@ -545,6 +548,8 @@ export class Position {
 
   /** Plays f→t on the bare board, tests the general standing on `king` (its new square if it moved), undoes. */
   private fullTest = true;
+  /** While `legalMovesFrom` runs: the mailbox indices whose pieces' moves are wanted (1), or every piece. */
+  private onlyFrom: Uint8Array | undefined;
 
   private safeAfter(f: number, t: number, king: number): boolean {
     const board = this.mailbox;
@@ -767,11 +772,37 @@ export class Position {
     return moves;
   }
 
+  /**
+   * The legal moves of the pieces on the squares `from` accepts, in `legalMoves()`'s order: only
+   * those pieces' moves are generated (a search that follows a few lifted pieces need not generate
+   * all forty).
+   */
+  legalMovesFrom(from: (sq: Square) => boolean): Move[] {
+    const only = ONLY_FROM;
+    only.fill(0);
+    const base = sideBit(this.stm);
+    for (let slot = 0; slot < 16; slot++) {
+      const i = this.placed[base + slot]!;
+      if (i && from(FROM_MAILBOX[i]!)) only[i] = 1;
+    }
+    this.onlyFrom = only;
+    let n: number;
+    try {
+      n = this.generateLegal(SCRATCH, 0);
+    } finally {
+      this.onlyFrom = undefined;
+    }
+    const moves: Move[] = [];
+    for (let k = 0; k < n; k++) {
+      const m = SCRATCH[k]!;
+      moves.push({ from: FROM_MAILBOX[m & 255]!, to: FROM_MAILBOX[(m >> 8) & 255]! });
+    }
+    return moves;
+  }
+
   /** Legal destinations of the piece on `from` (empty when it is not the mover's). */
   legalDestinations(from: Square): Square[] {
-    return this.legalMoves()
-      .filter((m) => m.from === from)
-      .map((m) => m.to);
+    return this.legalMovesFrom((sq) => sq === from).map((m) => m.to);
   }
 
   isLegal(move: Move): boolean {

@@ -548,7 +548,10 @@ function explain(
     // Squares that read a piece the position does not have: each needs a move landing there.
     const appeared = appearedSquares(pos, ctx, covered);
     if (appeared.length > left) return;
-    for (const m of pos.legalMoves()) {
+    // Only a piece whose square reads empty (or was seen empty, for a reply landing there) moves.
+    const movable = (sq: Square): boolean =>
+      mask.has(sq) || obs[sq] === 0 || (left >= 2 && ctx.evidence.lifted.has(sq));
+    for (const m of pos.legalMovesFrom(revising ? (sq) => sq === revising.from : movable)) {
       if (revising && (m.from !== revising.from || m.to === revising.to)) continue;
       const mover = pos.colorAt(m.from);
       if (pos.colorAt(m.to) !== 0) ctx.captures.add(m);

@@ -123,6 +123,22 @@ describe('move generation against the first-principles oracle', () => {
     );
   });
 
+  it('the moves of some pieces are the legal moves from their squares, in the same order', () => {
+    fc.assert(
+      fc.property(positionFen, fc.array(fc.nat({ max: 89 }), { maxLength: 6 }), (fen, picked) => {
+        const pos = load(fen);
+        const wanted = new Set<Square>(picked as Square[]);
+        const all = pos.legalMoves();
+        expect(pos.legalMovesFrom((sq) => wanted.has(sq))).toEqual(all.filter((m) => wanted.has(m.from)));
+        // (Generation for a few pieces leaves the next full generation whole.)
+        expect(pos.legalMoves()).toEqual(all);
+        for (const sq of wanted)
+          expect(pos.legalDestinations(sq)).toEqual(all.filter((m) => m.from === sq).map((m) => m.to));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('play/undo restore the position, and the incremental hash equals a fresh one', () => {
     fc.assert(
       fc.property(positionFen, fc.nat(), (fen, k) => {
