@@ -9,6 +9,7 @@ await build({
     bench: 'bench/main.ts',
     'fanout-viewers': 'bench/fanout-viewers.ts',
     'real-play': 'scripts/real-play.ts',
+    'real-play-show': 'scripts/real-play-show.ts',
     'engine-match': 'scripts/engine-match.ts',
     'broker-worker': 'src/mqtt/broker-worker.ts',
   },

@@ -6,6 +6,12 @@
 import type { Square } from '../rules/index.js';
 import type { Cells } from '../sensors/snapshot.js';
 
+/** A spell an empty point read occupied: `[from, to)`, `to` infinite while it still does. */
+export interface Spell {
+  from: number;
+  to: number;
+}
+
 interface OpenLift {
   since: number;
   /** When the square read occupied again (the lift ends if that holds for a bounce window). */
@@ -23,6 +29,12 @@ export class Lifts {
    * passed over (or a flicker).
    */
   private readonly visits = new Set<Square>();
+  /**
+   * For each of those empty intersections, the times its reading changed since the confirmed
+   * position (first to occupied, then to empty, and so on): when a piece landed there and when it
+   * was taken off again (a piece just set down and taken at once by the opponent's hand).
+   */
+  private readonly visitTimes = new Map<Square, number[]>();
 
   constructor(private readonly bounceMs: number) {}
 
@@ -33,7 +45,12 @@ export class Lifts {
   observe(expected: Cells, cells: Cells, t: number, mask?: ReadonlySet<Square>): void {
     for (let sq = 0; sq < 90; sq++) {
       if (expected[sq] === '.') {
-        if (cells[sq] !== '.') this.visits.add(sq);
+        const occupied = cells[sq] !== '.';
+        if (occupied) this.visits.add(sq);
+        const times = this.visitTimes.get(sq);
+        if (times === undefined) {
+          if (occupied) this.visitTimes.set(sq, [t]);
+        } else if (occupied === (times.length % 2 === 0)) times.push(t);
         continue;
       }
       if (mask !== undefined && mask.size > 0 && mask.has(sq)) {
@@ -81,12 +98,33 @@ export class Lifts {
   }
 
   /**
+   * The spells an empty point of the confirmed position read occupied since then, flickers
+   * (shorter than a bounce window, either way) left out: `[from, to)`, `to` infinite while it
+   * still reads occupied. Empty when it never did.
+   */
+  spells(sq: Square): Spell[] {
+    const times = this.visitTimes.get(sq);
+    const out: Spell[] = [];
+    if (times === undefined) return out;
+    for (let k = 0; k < times.length; k += 2) {
+      const from = times[k]!;
+      const to = times[k + 1] ?? Number.POSITIVE_INFINITY;
+      const prev = out[out.length - 1];
+      // (Empty for less than a bounce: the same spell goes on.)
+      if (prev !== undefined && from - prev.to < this.bounceMs) prev.to = to;
+      else out.push({ from, to });
+    }
+    return out.filter((spell) => spell.to - spell.from >= this.bounceMs);
+  }
+
+  /**
    * A move was committed: only lifts still under way on squares the new position occupies remain,
    * and those that came after the next mover began (`mover`: a square of the side to move now):
    * they are the next move's evidence (a target lifted after its capturer).
    */
   reset(expected: Cells, mover?: (sq: Square) => boolean): void {
     this.visits.clear();
+    this.visitTimes.clear();
     let start = Number.POSITIVE_INFINITY;
     if (mover) {
       for (const [sq, lift] of this.open) {

@@ -25,6 +25,7 @@ import {
   type Displacement,
   expectedCells,
   judge,
+  MIN_CARRY_MS,
   moverLifted,
   type Verdict,
 } from './reader.js';
@@ -675,6 +676,7 @@ function evaluate(context: Context): Partial<Context> {
       buttonBy: button,
       changedAt: context.squareChangedAt,
       visited: context.lifts.visited(),
+      history: context.lifts,
     },
     now,
     settled: context.settled || now >= context.changedAt + context.options.settleMs,
@@ -745,6 +747,21 @@ function landingSeen(context: Context): number {
   const last = v.kind === 'commit' ? v.moves.at(-1) : undefined;
   if (!last) return Number.NEGATIVE_INFINITY;
   const left = context.lifts.firstAt(context.now(), context.mask).get(last.from);
+  // A capture's point shows its landing only if it shows the capturer now (its last change, after
+  // the piece left); else it changed since for other reasons (the opponent taking the capturer in
+  // turn): only the departure and a carry bound the landing.
+  const moves = v.kind === 'commit' ? v.moves : [];
+  const before = positionAfter(context, moves.slice(0, -1));
+  if (left !== undefined && before.colorAt(last.to) !== 0) {
+    const reads = context.cells?.[last.to];
+    const mover = before.colorAt(last.from) === 1 ? 'r' : 'b';
+    const shows = reads === 'x' || reads === mover;
+    const changed = context.squareChangedAt[last.to] ?? Number.NEGATIVE_INFINITY;
+    return shows && changed > left ? changed : left + MIN_CARRY_MS;
+  }
+  // When its point first read it (a bounce as it was set down changes the point again).
+  const spell = left === undefined ? undefined : context.lifts.spells(last.to).find((sp) => sp.from > left);
+  if (spell !== undefined) return spell.from;
   const changed = context.squareChangedAt[last.to];
   return left !== undefined && changed !== undefined && changed > left ? changed : Number.NEGATIVE_INFINITY;
 }

@@ -27,6 +27,7 @@ import {
   squareRank,
 } from '../rules/index.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
+import type { Spell } from './lifts.js';
 
 /** The cells a position shows to sensors of one kind. */
 export function expectedCells(pos: Position, sensing: Sensing): Cells {
@@ -65,6 +66,8 @@ export interface Evidence {
   readonly changedAt: ArrayLike<number>;
   /** Empty points seen occupied since the confirmed position: where a sliding piece passed. */
   readonly visited?: ReadonlySet<Square>;
+  /** When those points read occupied (./lifts.ts `spells`): a piece set down, then taken off. */
+  readonly history?: { spells(sq: Square): readonly Spell[] };
 }
 
 export interface ReaderInput {
@@ -160,6 +163,8 @@ interface Explanation {
   readonly bad: Square | undefined;
   /** Slide trails (`Ctx.trails`) no move of the line travels. */
   readonly offTrail: number;
+  /** Near fits: `bad` is a piece off its point longer than a stray is believed. */
+  readonly overdue: boolean;
 }
 
 const MAX_LINES = 32;
@@ -182,6 +187,9 @@ interface Ctx {
   readonly first: ReadonlyMap<Square, number>;
   /** Slide trails: points passed over in a row from where a piece left (see `slideTrails`). */
   readonly trails: readonly Trail[];
+  /** When the last confirmed move's piece landed (`ReaderInput.landedAt`). */
+  readonly lastLanded: number;
+  readonly previous: ReaderInput['previous'];
 }
 
 /** A piece slid from `from` over the points up to `reach` (all empty now): it went at least there. */
@@ -210,6 +218,8 @@ export function judge(input: ReaderInput): Verdict {
     captures: new WeakSet(),
     first: input.evidence.firstLifted ?? input.evidence.lifted,
     trails: slideTrails(input, obs),
+    lastLanded: input.landedAt ?? Number.NEGATIVE_INFINITY,
+    previous: input.previous,
   };
 
   // The board as it was: nothing to explain.
@@ -266,10 +276,17 @@ export function judge(input: ReaderInput): Verdict {
   const knocked = (e: Explanation): boolean =>
     e.strays === fewest + 1 && e.hidden === 0 && e.strayAt.every((sq) => byHand(input, e, sq, ctx));
   const doubtful = (e: Explanation): boolean =>
-    e.hidden > 0 &&
-    e.line.length > 0 &&
-    (knockedByLast(input, e.line[0]!.from, ctx) || replyMayBeKnock(e, ctx));
+    e.hidden > 0 && e.line.length > 0 && (knockedByLast(e.line[0]!.from, ctx) || replyMayBeKnock(e, ctx));
   fits = least.every(doubtful) ? [...least, ...fits.filter(knocked)] : least;
+
+  // Every story has a piece off its point, and another's has been off longer than any knocked or
+  // straightened piece stays off: which one went first tells nothing. A point reading so that long,
+  // that when masked leaves a line without a stray, is a dead sensor.
+  if (fits.length > 0 && fewest > 0) {
+    const dead = overdueSensor(input, nearFits, ctx);
+    if (dead !== undefined)
+      return { kind: 'suspect', square: dead, reads: obs[dead] === 0 ? 'empty' : 'occupied' };
+  }
 
   if (fits.length > 0) {
     const verdict = decide(input, fits);
@@ -361,6 +378,20 @@ function suspectDeadSquare(
   return { kind: 'unknown', recheckAt };
 }
 
+function overdueSensor(input: ReaderInput, nearFits: readonly Explanation[], ctx: Ctx): Square | undefined {
+  if (input.probing) return undefined;
+  const candidates = new Set<Square>();
+  for (const e of nearFits) {
+    const sq = e.bad!;
+    if (!e.overdue || input.mask.has(sq)) continue;
+    if (ctx.now - (ctx.evidence.changedAt[sq] ?? 0) >= ctx.timing.maskAfterMs) candidates.add(sq);
+  }
+  if (candidates.size !== 1) return undefined;
+  const [sq] = candidates as unknown as [Square];
+  const v = judge({ ...input, mask: new Set([...input.mask, sq]), probing: true });
+  return v.kind === 'commit' && !v.revision ? sq : undefined;
+}
+
 function phantomSquare(input: ReaderInput, nearFits: readonly Explanation[], ctx: Ctx): Square | undefined {
   if (input.probing) return undefined;
   let shown = 0;
@@ -449,10 +480,13 @@ function isReady(input: ReaderInput, base: Position, moves: Move[], fits: Explan
   const next = pos.turn === 'red' ? 1 : 2;
   // A piece next to the slide's line may have been knocked by the hand that slides: no reply.
   const last = moves[moves.length - 1]!;
+  // (A stray is no sign of the opponent at work: it was knocked, or is being straightened.)
   return fits.every(
     (e) =>
       e.line.length > moves.length ||
-      e.hand.some((sq) => pos.colorAt(sq) === next && !nearSlide(base, moves, last, sq)),
+      e.hand.some(
+        (sq) => pos.colorAt(sq) === next && e.strayAt.indexOf(sq) < 0 && !nearSlide(base, moves, last, sq),
+      ),
   );
 }
 
@@ -575,7 +609,11 @@ function explain(
           pos.colorAt(m.to) !== 0 &&
           (ctx.evidence.lifted.get(m.to) ?? Number.NEGATIVE_INFINITY) >
             (first.get(m.from) ?? Number.NEGATIVE_INFINITY);
-        if (!takenAway && (obs[m.to] === 0 || left < 2)) continue;
+        // Or it was seen set down on an empty point and taken off since: the opponent's hand has
+        // it, to capture it (fast play: the reply begins before the move has settled).
+        const setDownThenTaken =
+          obs[m.to] === 0 && pos.colorAt(m.to) === 0 && landingSpell(m, ctx) !== undefined;
+        if (!takenAway && !setDownThenTaken && (obs[m.to] === 0 || left < 2)) continue;
       } else if (appeared.length === left && appeared.indexOf(m.to) < 0 && appeared.indexOf(m.from) < 0) {
         continue; // every move left must land on a square still unexplained
       }
@@ -594,8 +632,8 @@ function explain(
       )
         continue;
       // A capture of a piece an earlier move of the line set down on an empty square: the one
-      // reading there would have to tell both landings.
-      if (shown[m.to] === 0 && pos.colorAt(m.to) !== 0) continue;
+      // reading there must tell both landings (seen set down, taken off, and the capturer set down).
+      if (shown[m.to] === 0 && pos.colorAt(m.to) !== 0 && retakenAt(m.to, ctx) === undefined) continue;
       // When this piece left its square (its first lift since the confirmed position).
       const leftAt = first.get(m.from);
       if (leftAt !== undefined) {
@@ -611,6 +649,14 @@ function explain(
             leftAt < landedAt(prev) + (captured ? REPLY_AFTER_LANDING_MS : 0)
           )
             continue;
+        }
+        // A capture's victim seen taken off was taken by the reply's hand: after the move it
+        // answers landed (a piece off its point before then was knocked, and put back). (Seen in
+        // the same frame, a frame lost between them, the order is unknown.)
+        if (pos.colorAt(m.to) !== 0 && obs[m.to] !== 0 && !mask.has(m.to)) {
+          const victimLeft = ctx.evidence.lifted.get(m.to);
+          const answered = prev ? earliestLanding(prev, ctx) : ctx.lastLanded;
+          if (victimLeft !== undefined && victimLeft < answered) continue;
         }
         // A piece lands after it was lifted: not where the reading changed before it left (for a
         // capture, its victim's point filled again before the capturer left: the victim came back).
@@ -658,9 +704,37 @@ function isHidden(pos: Position, m: Move, onTop: boolean, prev: Move | undefined
 
 /** The capture's target was seen lifted since the move before it (`prev`) began. */
 function victimTaken(m: Move, prev: Move | undefined, ctx: Ctx): boolean {
-  const taken = ctx.evidence.lifted.get(m.to);
+  const taken = ctx.evidence.lifted.get(m.to) ?? retakenAt(m.to, ctx);
   const began = prev ? ctx.first.get(prev.from) : undefined;
   return taken !== undefined && (began === undefined || taken > began);
+}
+
+/**
+ * The spell in which a move's piece stood on the empty point it went to, since taken off again:
+ * it began after the piece left, and lasted until the opponent's hand could take it (rule 10).
+ */
+function landingSpell(m: Move, ctx: Ctx): Spell | undefined {
+  const spells = ctx.evidence.history?.spells(m.to);
+  if (spells === undefined || spells.length === 0) return undefined;
+  const left = ctx.first.get(m.from) ?? Number.NEGATIVE_INFINITY;
+  for (let k = spells.length - 1; k >= 0; k--) {
+    const spell = spells[k]!;
+    if (spell.from < left) return undefined;
+    if (Number.isFinite(spell.to) && spell.to - spell.from >= REPLY_AFTER_LANDING_MS) return spell;
+  }
+  return undefined;
+}
+
+/**
+ * An empty point of the confirmed position seen occupied, then empty, and occupied again now: when
+ * what stood there first was taken off (a piece set down, then captured there by the reply).
+ */
+function retakenAt(sq: Square, ctx: Ctx): number | undefined {
+  if (ctx.obs[sq] === 0) return undefined;
+  const spells = ctx.evidence.history?.spells(sq);
+  if (spells === undefined || spells.length < 2) return undefined;
+  const last = spells[spells.length - 1]!;
+  return Number.isFinite(last.to) ? undefined : spells[spells.length - 2]!.to;
 }
 
 /**
@@ -671,12 +745,28 @@ function victimTaken(m: Move, prev: Move | undefined, ctx: Ctx): boolean {
  */
 function landingTime(m: Move, ctx: Ctx): number {
   const left = ctx.first.get(m.from) ?? Number.NEGATIVE_INFINITY;
+  if (ctx.obs[m.to] === 0 && !ctx.mask.has(m.to) && !ctx.captures.has(m)) {
+    // Set down, then taken off: it landed when its point first read it.
+    const spell = landingSpell(m, ctx);
+    if (spell !== undefined) return Math.max(left, spell.from);
+  }
   if (ctx.mask.has(m.to) || ctx.obs[m.to] === 0 || ctx.captures.has(m)) return left + MIN_CARRY_MS;
   return Math.max(left, ctx.evidence.changedAt[m.to] ?? Number.NEGATIVE_INFINITY);
 }
 
+/**
+ * The earliest a move's piece can have landed: when its point first read it after it left, or,
+ * for a capture (its point may not change), a carry after it left.
+ */
+function earliestLanding(m: Move, ctx: Ctx): number {
+  const left = ctx.first.get(m.from) ?? Number.NEGATIVE_INFINITY;
+  if (ctx.captures.has(m) || ctx.mask.has(m.to)) return left + MIN_CARRY_MS;
+  const spell = ctx.evidence.history?.spells(m.to).find((sp) => sp.from > left);
+  return spell !== undefined ? spell.from : left + MIN_CARRY_MS;
+}
+
 /** A hand takes at least this long to carry a piece from one point to another and set it down. */
-const MIN_CARRY_MS = 100;
+export const MIN_CARRY_MS = 100;
 
 /** The opponent lifts a reply no sooner than this after the mover's piece lands (rule 10). */
 const REPLY_AFTER_LANDING_MS = 50;
@@ -755,7 +845,7 @@ function byHand(input: ReaderInput, e: Explanation, sq: Square, ctx: Ctx): boole
     return false;
   const inTime = (began: number): boolean =>
     left >= began && (!justMoved || left - began <= KNOCK_AFTER_LIFT_MS);
-  if (!justMoved && knockedByLast(input, sq, ctx)) return true;
+  if (!justMoved && knockedByLast(sq, ctx)) return true;
   for (const m of e.line) {
     const began = first.get(m.from);
     if (began !== undefined && inTime(began) && (near(sq, m.from) || near(sq, m.to))) return true;
@@ -844,12 +934,26 @@ function replyMayBeKnock(e: Explanation, ctx: Ctx): boolean {
   });
 }
 
+/**
+ * Did the piece on `sq` leave while the hand of one of the line's moves was at work next to it
+ * (until just after it landed), or the last confirmed move's?
+ */
+function knockedByLine(sq: Square, line: readonly Move[], ctx: Ctx): boolean {
+  const left = ctx.first.get(sq) ?? ctx.evidence.changedAt[sq] ?? Number.NEGATIVE_INFINITY;
+  for (const m of line) {
+    if (!near(sq, m.from) && !near(sq, m.to)) continue;
+    // (A hand may knock a piece as it reaches for its own: no bound before the lift.)
+    if (left <= landingTime(m, ctx) + KNOCK_AFTER_LANDING_MS) return true;
+  }
+  return knockedByLast(sq, ctx);
+}
+
 /** Did the piece on `sq` leave next to the last move, before it landed or just after? */
-function knockedByLast(input: ReaderInput, sq: Square, ctx: Ctx): boolean {
+function knockedByLast(sq: Square, ctx: Ctx): boolean {
   const left = ctx.first.get(sq);
-  const last = input.previous?.move;
+  const last = ctx.previous?.move;
   if (left === undefined || !last || sq === last.to) return false;
-  if (input.previous!.position.colorAt(last.to) !== 0 || !(near(sq, last.from) || near(sq, last.to)))
+  if (ctx.previous!.position.colorAt(last.to) !== 0 || !(near(sq, last.from) || near(sq, last.to)))
     return false;
   return left <= (ctx.evidence.changedAt[last.to] ?? 0) + KNOCK_AFTER_LANDING_MS;
 }
@@ -926,6 +1030,7 @@ function add(
   let targets: Set<Square> | undefined;
   let expires = Number.POSITIVE_INFINITY;
   let strays = 0;
+  let overdue = false;
   const strayAt: Square[] = [];
   // The next mover takes a piece in hand only after the line's last move landed.
   // (It landed after its piece left, whether or not its landing changed the reading.)
@@ -950,8 +1055,8 @@ function add(
       }
     }
     // A stray: knocked, adjusted, straightened. Believed only for a while; one that left while
-    // the last move's piece was in the air must have been knocked by the hand, next to its path.
-    if (early && !(near(sq, last!.from) || near(sq, last!.to))) {
+    // the last move's piece was in the air must have been knocked by a hand at work next to it.
+    if (early && !knockedByLine(sq, line, ctx)) {
       bad = sq;
       if (++nbad > 1) return;
       continue;
@@ -961,6 +1066,7 @@ function add(
     const until = (ctx.evidence.changedAt[sq] ?? 0) + timing.strayMs;
     if (until <= now) {
       bad = sq;
+      overdue = true;
       if (++nbad > 1) return;
     } else expires = Math.min(expires, until);
   }
@@ -988,7 +1094,7 @@ function add(
   // A slide's trail that no move of the line travels: the piece went somewhere the line does not say.
   let offTrail = 0;
   for (const trail of ctx.trails) if (!line.some((m) => travels(m, trail))) offTrail++;
-  out.push({ line, revision, unexplained, offTrail, strays, strayAt, hidden, hand, expires, bad });
+  out.push({ line, revision, unexplained, offTrail, strays, strayAt, hidden, hand, expires, bad, overdue });
 }
 
 /** A single piece displaced where it may not legally go (judged against each root). */
