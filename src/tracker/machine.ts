@@ -389,6 +389,12 @@ export function createTrackerMachine() {
           enqueue.assign({ raised, doubted: true });
           return;
         }
+        if (v.kind === 'commit' && v.blind !== undefined) {
+          raised.add('ambiguous');
+          enqueue.emit({ type: 'alert', t, alert: blindAlert(context, v.blind) });
+          enqueue.assign({ raised, doubted: true });
+          return;
+        }
         if (v.kind === 'commit' && (v.rivals !== undefined || v.unseen) && raised.has('ambiguous')) {
           enqueue.emit({ type: 'alert', t, alert: doubtAlert(context, v.moves, v.rivals ?? []) });
           enqueue.assign({ raised, doubted: true });
@@ -904,6 +910,25 @@ function unreadButtonAlert(side: Color): Alert {
       `${side} pressed the clock, but no move of ${side}'s was seen complete: lift the piece ` +
       'that moved and set it down again in the middle of its point (its sensor may not read it); ' +
       'if nothing moved, make the move',
+  };
+}
+
+function blindAlert(context: Context, moves: readonly Move[]): Alert {
+  const pieces = moves.map((m, k) => {
+    const piece = positionAfter(context, moves.slice(0, k)).pieceAt(m.from);
+    return piece
+      ? `the ${piece.color} ${ROLE_NAMES[piece.role]} from ${sq(m.from)}`
+      : `the piece from ${sq(m.from)}`;
+  });
+  return {
+    kind: 'ambiguous',
+    side: context.game.position.turn,
+    message:
+      `recorded ${moves.map(makeIccs).join(', ')}, a capture nobody saw: nothing was seen taken off ` +
+      `${moves.map((m) => sq(m.to)).join(', ')}. If ${pieces.join(' or ')} went to another point ` +
+      "instead, that point's sensor may not read it: take the moves since back and play them again, " +
+      'lifting the captured piece off first',
+    candidates: [moves.map(makeIccs)],
   };
 }
 

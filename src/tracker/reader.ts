@@ -122,6 +122,11 @@ export type Verdict =
        * hand: nothing has shown the move over since (see `knockDoubt`), so it is recorded in doubt.
        */
       knocked?: true;
+      /**
+       * Captures among them nobody saw land whose piece might as well stand on an empty point
+       * whose sensor does not read it (a dead sensor looks the same): recorded, and said.
+       */
+      blind?: Move[];
     }
   /** Pieces in the hand, or lines that disagree: wait for more evidence. */
   | {
@@ -322,12 +327,14 @@ export function judge(input: ReaderInput): Verdict {
       );
       const unseen = fits.some((e) => e.hidden > 0);
       const knock = knockDoubt(input, verdict.moves, considered, fits, ctx);
-      if (rivals.length > 0 || unseen || knock)
+      const blind = blindCaptures(input, verdict.moves, ctx);
+      if (rivals.length > 0 || unseen || knock || blind.length > 0)
         return {
           ...verdict,
           ...(rivals.length > 0 ? { rivals } : {}),
           ...(unseen ? { unseen } : {}),
           ...(knock ? { knocked: true as const } : {}),
+          ...(blind.length > 0 ? { blind } : {}),
         };
     }
     return verdict;
@@ -700,6 +707,27 @@ function isHidden(pos: Position, m: Move, onTop: boolean, prev: Move | undefined
   if (pos.colorAt(m.to) === 0 || ctx.mask.has(m.to)) return false;
   if (victimTaken(m, prev, ctx)) return false;
   return onTop || ctx.sensing === 'occupancy' || !matches(pos.colorAt(m.from), ctx.obs[m.to]!);
+}
+
+/**
+ * The moves among `moves` (from the confirmed position) that capture where nothing was seen: no
+ * victim taken off, the point reading as before. Only those whose piece had another legal way to
+ * an empty point that reads empty: had it gone there over a dead sensor, the board would look the
+ * same.
+ */
+function blindCaptures(input: ReaderInput, moves: readonly Move[], ctx: Ctx): Move[] {
+  const out: Move[] = [];
+  const pos = input.base.clone();
+  moves.forEach((m, k) => {
+    if (pos.colorAt(m.to) !== 0 && isHidden(pos, m, false, moves[k - 1], ctx)) {
+      const elsewhere = pos
+        .legalDestinations(m.from)
+        .some((to) => to !== m.to && pos.colorAt(to) === 0 && ctx.obs[to] === 0 && !ctx.mask.has(to));
+      if (elsewhere) out.push(m);
+    }
+    pos.play(m);
+  });
+  return out;
 }
 
 /** The capture's target was seen lifted since the move before it (`prev`) began. */
