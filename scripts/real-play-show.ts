@@ -4,7 +4,8 @@
  * frames (what changed, and the board drawn where asked), what was really played, and what the
  * reader said. For finding out why the reader went wrong.
  *
- *   --before MS (3000)  --after MS (3000)  --boards (draw the board at each frame)
+ *   --before MS (3000)  --after MS (3000)  --at T (centre there, not on the first episode)
+ *   --boards (draw the board at each frame)  --list (the failures, one a line)
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -23,6 +24,7 @@ const { values, positionals } = parseArgs({
     after: { type: 'string', default: '3000' },
     boards: { type: 'boolean', default: false },
     list: { type: 'boolean', default: false },
+    at: { type: 'string' },
   },
 });
 const [file, index] = positionals;
@@ -87,7 +89,7 @@ for (const e of c.episodes)
   console.log(
     `episode ${e.start}–${e.end ?? 'end'} ply ${e.ply}: reader ${e.reader.join(' ')} | game ${e.game.join(' ')} | alert ${e.alert ? `${e.alert.kind}@${e.alert.t}` : 'none'}`,
   );
-const centre = ep?.start ?? 0;
+const centre = values.at !== undefined ? Number(values.at) : (ep?.start ?? 0);
 const from = centre - Number(values.before);
 const to = centre + Number(values.after);
 

@@ -46,10 +46,13 @@ export interface TrackerOptions {
   readonly strayMs?: number;
   /** A square that alone spoils the board this long without changing is taken for a dead sensor. */
   readonly maskAfterMs?: number;
-  /** Captures nobody saw, unresolved this long, are announced with their candidates. */
-  readonly pendingAlertMs?: number;
   /** A clock button counts once a frame after it shows the board, or after this long. */
   readonly buttonGraceMs?: number;
+  /**
+   * Moves that cannot be told apart, where the opponent may already have replied unseen (a line
+   * with its reply fits too), are announced with their candidates after this long.
+   */
+  readonly unseenReplyMs?: number;
   /** In setup, one square alone wrong this long is taken for a dead sensor and the game starts. */
   readonly setupFaultMs?: number;
 }
@@ -62,8 +65,8 @@ export const DEFAULT_TRACKER_OPTIONS: Required<Omit<TrackerOptions, 'sensing'>> 
   foulAfterMs: 0,
   strayMs: DEFAULT_READER_TIMING.strayMs,
   maskAfterMs: DEFAULT_READER_TIMING.maskAfterMs,
-  pendingAlertMs: 1500,
   buttonGraceMs: 1200,
+  unseenReplyMs: 1000,
   setupFaultMs: 1000,
 };
 
@@ -186,8 +189,8 @@ interface Context {
   readonly mask: ReadonlySet<Square>;
   /** Since when no explanation fits the board. */
   readonly unfitSince: number | undefined;
-  /** Since when captures nobody saw are pending. */
-  readonly pendingSince: number | undefined;
+  /** Since when the candidates disagree and one has the opponent's reply made already. */
+  readonly replySince: number | undefined;
   /** Alerts raised by the machine's judgement and not yet ended. */
   readonly raised: ReadonlySet<'out_of_sync' | 'ambiguous'>;
   /**
@@ -395,7 +398,10 @@ export function createTrackerMachine() {
           enqueue.assign({ raised, doubted: true });
           return;
         }
-        if (v.kind === 'commit' && (v.rivals !== undefined || v.unseen) && raised.has('ambiguous')) {
+        // Another line fits as well, set aside as the weaker story: say so. (A capture unseen,
+        // committed while an ambiguity stands, keeps it.)
+        if (v.kind === 'commit' && (v.rivals !== undefined || (v.unseen && raised.has('ambiguous')))) {
+          raised.add('ambiguous');
           enqueue.emit({ type: 'alert', t, alert: doubtAlert(context, v.moves, v.rivals ?? []) });
           enqueue.assign({ raised, doubted: true });
           return;
@@ -499,7 +505,7 @@ export function createTrackerMachine() {
       landedAt: Number.NEGATIVE_INFINITY,
       mask: new Set(),
       unfitSince: undefined,
-      pendingSince: undefined,
+      replySince: undefined,
       raised: new Set(),
       doubted: false,
     }),
@@ -703,24 +709,27 @@ function evaluate(context: Context): Partial<Context> {
     out.unreadButton = mover;
   const fits = verdict.kind !== 'unknown' && verdict.kind !== 'suspect';
   out.unfitSince = fits ? undefined : (context.unfitSince ?? now);
-  out.pendingSince = undefined;
   if (verdict.kind === 'wait') {
     out.pending = verdict.keep;
-    let v = verdict;
-    const soon = (at: number): void => {
-      v = { ...v, recheckAt: Math.min(v.recheckAt ?? at, at) };
-    };
-    if (context.button && !fresh) soon(context.button.t + grace);
-    // A capture nobody saw, still unresolved after a while: the reply may have been unseen too.
-    if (verdict.candidates.length > 0) {
-      const since = context.pendingSince ?? now;
-      out.pendingSince = since;
-      const limit = context.options.pendingAlertMs;
-      if (now - since >= limit) v = { ...v, ambiguous: true };
-      else soon(since + limit);
+    // (A button not yet fresh is judged again once the grace is out.)
+    if (context.button && !fresh) {
+      const at = context.button.t + grace;
+      out.verdict = { ...verdict, recheckAt: Math.min(verdict.recheckAt ?? at, at) };
     }
-    out.verdict = v;
-  }
+    // The mover's clock says its move is over, and still the board allows several: say so. So
+    // too when a reply may have been made that nobody saw, once that has lasted a while.
+    const v = out.verdict as typeof verdict;
+    const replied = verdict.candidates.length > 1 && verdict.candidates.some((l) => l.length > 1);
+    out.replySince = replied ? (context.replySince ?? now) : undefined;
+    const since = out.replySince;
+    if (button === mover && verdict.candidates.length > 1) out.verdict = { ...v, ambiguous: true };
+    else if (since !== undefined && now - since >= context.options.unseenReplyMs)
+      out.verdict = { ...v, ambiguous: true };
+    else if (since !== undefined) {
+      const at = since + context.options.unseenReplyMs;
+      out.verdict = { ...v, recheckAt: Math.min(v.recheckAt ?? at, at) };
+    }
+  } else out.replySince = undefined;
   if (verdict.kind === 'idle') {
     // The board is back as it was: what was lifted and put back is evidence for nothing next.
     // (A button by the side to move not yet fresh is kept: fresh, with nothing moved, it is said.)
@@ -783,7 +792,7 @@ function freshEvidence(context: Context, pos: Position, revisable: boolean): Par
     settled: false,
     revisable,
     unfitSince: undefined,
-    pendingSince: undefined,
+    replySince: undefined,
   };
 }
 
