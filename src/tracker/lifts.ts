@@ -138,6 +138,11 @@ export class Lifts {
     }
   }
 
+  /** A point of the confirmed position has read empty since `t`: a lift under way. */
+  liftedSince(sq: Square, t: number): void {
+    if (!this.open.has(sq)) this.open.set(sq, { since: t });
+  }
+
   private close(sq: Square, lift: OpenLift): void {
     if (lift.back !== undefined && lift.back - lift.since >= this.bounceMs) {
       this.closed.set(sq, lift.since);

@@ -324,12 +324,14 @@ export function createTrackerMachine() {
               .filter((l) => l.length > done.length && done.every((m, k) => sameMove(m, l[k]!)))
               .map((l) => l.slice(done.length))
           : [];
-        return {
-          game: event.game,
-          ...freshEvidence(context, event.game.position, true),
-          pending,
-          landedAt,
-        };
+        const fresh = freshEvidence(context, event.game.position, true);
+        // A committed move's piece already taken off again (the opponent holding it to capture it)
+        // has been lifted since its point last changed: that lift is the next move's evidence.
+        for (const m of done ?? []) {
+          if (context.cells?.[m.to] === '.' && !context.mask.has(m.to))
+            context.lifts.liftedSince(m.to, context.squareChangedAt[m.to] ?? context.now());
+        }
+        return { game: event.game, ...fresh, pending, landedAt };
       }),
       emitCommit: enqueueActions(({ context, enqueue }) => {
         const v = context.verdict;

@@ -1,0 +1,63 @@
+/**
+ * The move reader past the physical handling model (rules 10–16 of the sensor-log spec), one
+ * situation at a time on a scripted board: what it records, and what it says when it cannot tell.
+ */
+import { describe, expect, it } from 'vitest';
+import { BoardScript } from './script.js';
+
+describe('fast play', () => {
+  it('a chariot set down and taken off at once by the opponent is the move and the capture', () => {
+    const b = BoardScript.of('3k5/9/9/9/9/9/6r2/9/9/4K3R w - - 0 1');
+    // The chariot lands on g0; 80 ms later, before the slide could be taken as over, Black takes
+    // it off, then lifts its own chariot and sets it down there.
+    b.lift('i0').place('g0', 200).lift('g0', 80).wait(300).lift('g3').wait(400).place('g0', 0, 'x').wait(300);
+    expect(b.moves()).toEqual(['i0g0', 'g3g0']);
+    expect(b.of('alert').map((a) => a.alert.kind)).not.toContain('illegal_move');
+  });
+
+  it("a piece knocked before the move landed, put back later, is no capture's victim", () => {
+    const b = BoardScript.of('3k5/9/9/2r6/9/9/2N6/R8/9/4K4 w - - 0 1');
+    // Red's hand knocks the horse on c3 off while the chariot goes a2 → b2. Black lifts its chariot
+    // (which could take c3), the horse is put back, and the chariot goes to c4.
+    b.lift('a2').lift('c3', 100).place('b2', 150, 'x').wait(400);
+    b.lift('c6').place('c3', 500, 'x').wait(300);
+    expect(b.moves()).toEqual(['a2b2']);
+    b.place('c4', 400, 'x').wait(300);
+    expect(b.moves()).toEqual(['a2b2', 'c6c4']);
+  });
+});
+
+describe('captures nobody saw', () => {
+  it('are recorded on the reply, saying that a dead sensor elsewhere would look the same', () => {
+    const b = BoardScript.of('4k4/9/9/9/2p6/4N4/9/9/9/3K5 w - - 0 1');
+    b.swapCapture('e4', 'c5').wait(500).move('e9', 'e8', 300).wait(300);
+    expect(b.moves()).toEqual(['e4c5', 'e9e8']);
+    const said = b.of('alert').find((a) => a.alert.kind === 'ambiguous');
+    expect(said?.alert.message).toContain('recorded e4c5, a capture nobody saw');
+    expect(said?.alert.message).toContain('lifting the captured piece off first');
+  });
+
+  it("are said at once when the mover's clock says the move is over and two captures fit", () => {
+    const b = BoardScript.of('4k4/9/9/9/2p3p2/4N4/9/9/9/3K5 w - - 0 1');
+    b.swapCapture('e4', 'c5').wait(400);
+    expect(b.of('alert')).toEqual([]);
+    b.press('red').wait(50).heartbeat().wait(100);
+    const said = b.of('alert').find((a) => a.alert.kind === 'ambiguous');
+    expect(said?.alert.candidates).toEqual([['e4c5'], ['e4g5']]);
+    expect(b.moves()).toEqual([]);
+  });
+});
+
+describe('dead sensors', () => {
+  it('a point reading empty longer than a knocked piece stays off, when masking it leaves a line, is one', () => {
+    const b = BoardScript.of('3k5/9/9/9/9/9/9/9/9/R2AKA3 w - - 0 1');
+    // d0's sensor dies (it reads empty under its advisor); 350 ms later the f0 advisor goes to e1.
+    // Either advisor may have gone: the other's emptiness is a knocked piece until it is off too
+    // long for that. d0 went first: it is the dead one.
+    b.lift('d0').lift('f0', 350).place('e1', 300).wait(3000);
+    expect(b.moves()).toEqual(['f0e1']);
+    const fault = b.of('alert').find((a) => a.alert.kind === 'sensor_fault');
+    expect(fault?.alert.square).toBe('d0');
+    expect(fault?.alert.reads).toBe('empty');
+  });
+});
