@@ -667,8 +667,15 @@ function explain(
         }
         // A piece lands after it was lifted: not where the reading changed before it left (for a
         // capture, its victim's point filled again before the capturer left: the victim came back).
-        const landed = landedAt(m);
-        if (landed > Number.NEGATIVE_INFINITY && leftAt > landed) continue;
+        // (The point it lands on, empty before, has read occupied since before the piece left:
+        // that is another piece.)
+        if (
+          pos.colorAt(m.to) === 0 &&
+          obs[m.to] !== 0 &&
+          !mask.has(m.to) &&
+          (ctx.evidence.changedAt[m.to] ?? Number.NEGATIVE_INFINITY) < leftAt
+        )
+          continue;
         if (
           pos.colorAt(m.to) !== 0 &&
           obs[m.to] !== 0 &&
