@@ -630,12 +630,15 @@ function explain(
       }
       // A chariot or cannon going on along the same line from where its previous move stopped is
       // one slide seen halfway, not two moves (unless that move captured: a slide ends there).
+      // (Unless the opponent's move between was down before the piece went on: the opponent has
+      // acted, and the same piece moving again is a move of its own, rule 11.)
       if (
         before &&
         before.to === m.from &&
         !ctx.captures.has(before) &&
         pos.isSlider(m.from) &&
-        sameDirection(before, m)
+        sameDirection(before, m) &&
+        !(prev && landedAt(prev) < stoodUntil(before, ctx))
       )
         continue;
       // A capture of a piece an earlier move of the line set down on an empty square: the one
@@ -758,6 +761,16 @@ function landingSpell(m: Move, ctx: Ctx): Spell | undefined {
     if (Number.isFinite(spell.to) && spell.to - spell.from >= REPLY_AFTER_LANDING_MS) return spell;
   }
   return undefined;
+}
+
+/**
+ * When a move's piece, seen set down on an empty point, was seen to leave it again (infinite while
+ * it stands there; never, when it was not seen set down).
+ */
+function stoodUntil(m: Move, ctx: Ctx): number {
+  const left = ctx.first.get(m.from) ?? Number.NEGATIVE_INFINITY;
+  const spell = ctx.evidence.history?.spells(m.to).find((sp) => sp.from > left);
+  return spell?.to ?? Number.NEGATIVE_INFINITY;
 }
 
 /**
