@@ -343,6 +343,10 @@ export function judge(input: ReaderInput): Verdict {
   // A piece from nowhere: nobody adds pieces in play, so a square that alone keeps the board from
   // fitting while the board shows more pieces than the game has is a sensor reading a piece that
   // is not there (it is masked at once; it is unmasked when its reading changes).
+  // Or it is where a piece of the side to move went from a point that still reads it: that
+  // point's sensor is stuck (a dead sensor reading occupied, its piece gone).
+  const stuck = stuckOrigin(input, ctx);
+  if (stuck !== undefined) return { kind: 'suspect', square: stuck, reads: 'occupied' };
   const phantom = phantomSquare(input, nearFits, ctx);
   if (phantom !== undefined) return { kind: 'suspect', square: phantom, reads: 'occupied', phantom: true };
 
@@ -383,6 +387,34 @@ function suspectDeadSquare(
   const sq = found[0];
   if (sq !== undefined) return { kind: 'suspect', square: sq, reads: obs[sq] === 0 ? 'empty' : 'occupied' };
   return { kind: 'unknown', recheckAt };
+}
+
+/**
+ * One point shows a piece the game does not have, and exactly one piece of the side to move could
+ * have gone there from a point that reads it still, unchanged for a while: the piece went, and
+ * the sensor it left is stuck. Taken when the board, that point masked, reads as the move.
+ */
+function stuckOrigin(input: ReaderInput, ctx: Ctx): Square | undefined {
+  if (input.probing) return undefined;
+  const { obs, mask } = ctx;
+  let appeared: Square | undefined;
+  for (let sq = 0; sq < 90; sq++) {
+    if (mask.has(sq) || obs[sq] === 0 || input.base.colorAt(sq) !== 0) continue;
+    if (appeared !== undefined) return undefined;
+    appeared = sq;
+  }
+  if (appeared === undefined) return undefined;
+  const side = input.base.turn === 'red' ? 1 : 2;
+  if (!matches(side, obs[appeared]!)) return undefined;
+  const stale = (sq: Square): boolean =>
+    !mask.has(sq) &&
+    obs[sq] !== 0 &&
+    ctx.now - (ctx.evidence.changedAt[sq] ?? 0) >= ctx.timing.maskAfterMs;
+  const origins = input.base.legalMovesFrom(stale).filter((m) => m.to === appeared);
+  if (origins.length !== 1) return undefined;
+  const from = origins[0]!.from;
+  const v = judge({ ...input, mask: new Set([...input.mask, from]), probing: true });
+  return v.kind === 'commit' && !v.revision ? from : undefined;
 }
 
 function overdueSensor(input: ReaderInput, nearFits: readonly Explanation[], ctx: Ctx): Square | undefined {
