@@ -19,15 +19,8 @@ import {
 } from '../rules/index.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
 import { type Correction, pairCorrections } from './corrections.js';
-import { Lifts } from './lifts.js';
-import {
-  DEFAULT_READER_TIMING,
-  type Displacement,
-  expectedCells,
-  judge,
-  moverLifted,
-  type Verdict,
-} from './reader.js';
+import { DEFAULT_READER_TIMING, type Displacement, judge, moverLifted, type Verdict } from './reader.js';
+import { Readings } from './readings.js';
 
 export interface TrackerOptions {
   readonly sensing: Sensing;
@@ -153,25 +146,22 @@ export interface TrackerInput {
   readonly now: () => number;
 }
 
+/**
+ * The machine's context. xstate copies it whole at every `assign` (Object.assign into a new
+ * object): keep it to few keys — from 20 on, V8 builds the copy as a dictionary, 5–8 µs a copy
+ * instead of 0.25 µs, and every read of it slows down. Evidence that changes per frame lives in
+ * `readings`, updated in place.
+ */
 interface Context {
   /** The options given, every timing left out taking its default. */
   readonly options: Required<TrackerOptions>;
   readonly game: GameView;
   readonly now: () => number;
-  readonly cells: Cells | undefined;
-  /** Time of the last change of the board (the frame that completes a move). */
-  readonly changedAt: number;
-  /** When each square's reading last changed (evidence for strays and dead sensors). */
-  readonly squareChangedAt: Float64Array;
   /**
-   * When the latest change was read (the clock's time): the bounce window runs from it. Frames that
-   * change the board within the window are recorded without starting the window again.
+   * What the sensors have shown (cells, change times, lifts, dead sensors): one object, updated in
+   * place by `record` and the evidence's resets, never copied.
    */
-  readonly readAt: number;
-  /** Time of the latest frame, changed or not (a heartbeat shows the board is current). */
-  readonly frameAt: number;
-  /** Squares lifted since the confirmed position: evidence for captures. */
-  readonly lifts: Lifts;
+  readonly readings: Readings;
   readonly pending: readonly (readonly Move[])[];
   /** The side to move pressed its button at this time. */
   readonly button: { readonly side: Color; readonly t: number } | undefined;
@@ -181,8 +171,6 @@ interface Context {
   readonly revisable: boolean;
   /** When the last committed move's piece landed: a lift begun before it is no reply to it. */
   readonly landedAt: number;
-  /** Squares taken for dead sensors: their readings are ignored. */
-  readonly mask: ReadonlySet<Square>;
   /** Since when no explanation fits the board. */
   readonly unfitSince: number | undefined;
   /** Since when captures nobody saw are pending. */
@@ -198,8 +186,7 @@ interface Context {
    * The side to move pressed its clock, but the board shows none of its moves complete (a dead
    * sensor under the piece that moved, a capture nobody saw): said once, until a move is recorded.
    */
-  readonly unreadButton?: Color | undefined;
-  readonly expected?: { readonly pos: Position; readonly cells: Cells } | undefined;
+  readonly unreadButton: Color | undefined;
 }
 
 const sq = (s: Square): string => makeSquareName(s);
@@ -217,7 +204,8 @@ export function createTrackerMachine() {
     delays: {
       bounce: ({ context }) => context.options.bounceMs,
       /** What is left of the bounce window since the latest change (all of it at a change). */
-      bounceRest: ({ context }) => Math.max(0, context.readAt + context.options.bounceMs - context.now()),
+      bounceRest: ({ context }) =>
+        Math.max(0, context.readings.readAt + context.options.bounceMs - context.now()),
       settleRest: ({ context }) => Math.max(0, context.options.settleMs - context.options.bounceMs),
       outOfSync: ({ context }) =>
         Math.max(0, (context.unfitSince ?? context.now()) + context.options.outOfSyncMs - context.now()),
@@ -234,9 +222,9 @@ export function createTrackerMachine() {
       foul: ({ context }) => context.options.foulAfterMs,
     },
     guards: {
-      changed: ({ context, event }) => event.type === 'snapshot' && event.cells !== context.cells,
+      changed: ({ context, event }) => event.type === 'snapshot' && event.cells !== context.readings.cells,
       /** The board changed again within the bounce window: the window goes on from that change. */
-      held: ({ context }) => context.readAt + context.options.bounceMs > context.now(),
+      held: ({ context }) => context.readings.readAt + context.options.bounceMs > context.now(),
       boardIsTarget: ({ context }) => boardMatches(context),
       oneSquareWrong: ({ context }) => setupFault(context) !== undefined,
       // (Idle keeps a button only until a frame or the grace shows the board after it.)
@@ -263,40 +251,18 @@ export function createTrackerMachine() {
     actions: {
       record: assign(({ context, event }) => {
         if (event.type !== 'snapshot') return {};
-        const previous = context.cells;
-        // Updated in place (no copy per frame): only this actor's judgement reads it, never later.
-        const squareChangedAt = context.squareChangedAt;
-        let mask = context.mask;
-        for (let s = 0; s < 90; s++) {
-          if (previous !== undefined && previous[s] === event.cells[s]) continue;
-          squareChangedAt[s] = event.t;
-          // A dead sensor never changes: one that does is alive after all.
-          if (mask.has(s)) {
-            mask = new Set(mask);
-            (mask as Set<Square>).delete(s);
-          }
-        }
-        context.lifts.observe(confirmedCells(context), event.cells, event.t, mask);
-        return {
-          cells: event.cells,
-          changedAt: event.t,
-          readAt: context.now(),
-          frameAt: event.t,
-          squareChangedAt,
-          mask,
-          settled: false,
-        };
+        // In place (no copy per frame): only this actor's judgement reads it, never later.
+        context.readings.record(event.t, event.cells, context.now(), confirmedCells(context));
+        return { settled: false };
       }),
       unmaskAlert: enqueueActions(({ context, event, enqueue }) => {
-        if (event.type !== 'snapshot' || context.mask.size === 0 || context.cells === undefined) return;
-        for (const s of context.mask) {
-          if (context.cells[s] !== event.cells[s]) {
-            enqueue.emit({ type: 'alertCleared', kind: 'sensor_fault', t: event.t });
-            return;
-          }
-        }
+        if (event.type === 'snapshot' && context.readings.unmasks(event.cells))
+          enqueue.emit({ type: 'alertCleared', kind: 'sensor_fault', t: event.t });
       }),
-      heartbeat: assign(({ event }) => (event.type === 'snapshot' ? { frameAt: event.t } : {})),
+      heartbeat: assign(({ context, event }) => {
+        if (event.type === 'snapshot') context.readings.heartbeat(event.t);
+        return {};
+      }),
       recordButton: assign(({ context, event }) => {
         if (event.type !== 'button' || event.side !== context.game.position.turn) return {};
         return { button: { side: event.side, t: event.t } };
@@ -335,7 +301,7 @@ export function createTrackerMachine() {
           moves: v.moves,
           revision: v.revision,
           t: context.now(),
-          frameT: context.changedAt,
+          frameT: context.readings.changedAt,
         });
       }),
       emitFoul: enqueueActions(({ context, enqueue }) => {
@@ -352,8 +318,8 @@ export function createTrackerMachine() {
       }),
       mask: assign(({ context }) => {
         const v = context.verdict;
-        if (v.kind !== 'suspect') return {};
-        return { mask: new Set([...context.mask, v.square]) };
+        if (v.kind === 'suspect') context.readings.mask = new Set([...context.readings.mask, v.square]);
+        return {};
       }),
       emitSensorFault: enqueueActions(({ context, enqueue }) => {
         const v = context.verdict;
@@ -362,7 +328,10 @@ export function createTrackerMachine() {
       startWithFault: enqueueActions(({ context, enqueue }) => {
         const fault = setupFault(context);
         if (!fault) return;
-        enqueue.assign({ mask: new Set([...context.mask, fault.square]) });
+        enqueue.assign(() => {
+          context.readings.mask = new Set([...context.readings.mask, fault.square]);
+          return {};
+        });
         enqueue.emit(sensorFault(context, fault.square, fault.reads));
       }),
       /** Alerts that follow from the judgement: out of sync past its deadline, ambiguity. */
@@ -478,23 +447,18 @@ export function createTrackerMachine() {
       options: { ...DEFAULT_TRACKER_OPTIONS, ...input.options },
       game: input.game,
       now: input.now,
-      cells: undefined,
-      changedAt: 0,
-      readAt: input.now(),
-      squareChangedAt: new Float64Array(90).fill(input.now()),
-      frameAt: 0,
-      lifts: new Lifts(input.options.bounceMs),
+      readings: new Readings(input.options.sensing, input.options.bounceMs, input.now()),
       pending: [],
       button: undefined,
       verdict: { kind: 'unknown' },
       settled: false,
       revisable: false,
       landedAt: Number.NEGATIVE_INFINITY,
-      mask: new Set(),
       unfitSince: undefined,
       pendingSince: undefined,
       raised: new Set(),
       doubted: false,
+      unreadButton: undefined,
     }),
     on: {
       options: { actions: 'options' },
@@ -651,13 +615,14 @@ const stateEvent = (context: Context, state: TrackerState, detail: StateDetail):
 });
 
 function evaluate(context: Context): Partial<Context> {
-  const cells = context.cells;
+  const r = context.readings;
+  const cells = r.cells;
   if (cells === undefined) return { verdict: { kind: 'unknown' } };
   const now = context.now();
   // A button counts once a frame read after it shows the board (a lost frame may hide a landing).
   // Without one, it counts once a heartbeat should have come (the link lost it, or has none).
   const grace = context.options.buttonGraceMs;
-  const fresh = context.button && (context.frameAt >= context.button.t || now >= context.button.t + grace);
+  const fresh = context.button && (r.frameAt >= context.button.t || now >= context.button.t + grace);
   const button = fresh ? context.button!.side : undefined;
   const verdict = judge({
     base: context.game.position,
@@ -668,17 +633,17 @@ function evaluate(context: Context): Partial<Context> {
     pending: context.pending,
     observed: cells,
     sensing: context.options.sensing,
-    mask: context.mask,
+    mask: r.mask,
     evidence: {
-      lifted: context.lifts.at(now, context.mask),
-      firstLifted: context.lifts.firstAt(now, context.mask),
+      lifted: r.lifts.at(now, r.mask),
+      firstLifted: r.lifts.firstAt(now, r.mask),
       buttonBy: button,
-      changedAt: context.squareChangedAt,
-      visited: context.lifts.visited(),
+      changedAt: r.squareChangedAt,
+      visited: r.lifts.visited(),
     },
     now,
-    settled: context.settled || now >= context.changedAt + context.options.settleMs,
-    settleAt: context.changedAt + context.options.settleMs,
+    settled: context.settled || now >= r.changedAt + context.options.settleMs,
+    settleAt: r.changedAt + context.options.settleMs,
     timing: {
       strayMs: context.options.strayMs,
       maskAfterMs: context.options.maskAfterMs,
@@ -723,12 +688,7 @@ function evaluate(context: Context): Partial<Context> {
         context,
         context.game.position,
         context.revisable &&
-          !moverLifted(
-            context.game.position,
-            context.lifts.at(context.now(), context.mask),
-            undefined,
-            context.landedAt,
-          ),
+          !moverLifted(context.game.position, r.lifts.at(context.now(), r.mask), undefined, context.landedAt),
       ),
       button: waitingButton,
     };
@@ -744,16 +704,17 @@ function landingSeen(context: Context): number {
   const v = context.verdict;
   const last = v.kind === 'commit' ? v.moves.at(-1) : undefined;
   if (!last) return Number.NEGATIVE_INFINITY;
-  const left = context.lifts.firstAt(context.now(), context.mask).get(last.from);
-  const changed = context.squareChangedAt[last.to];
+  const r = context.readings;
+  const left = r.lifts.firstAt(context.now(), r.mask).get(last.from);
+  const changed = r.squareChangedAt[last.to];
   return left !== undefined && changed !== undefined && changed > left ? changed : Number.NEGATIVE_INFINITY;
 }
 
 /** Evidence starts again from a new confirmed position (or the same one, seen again). */
 function freshEvidence(context: Context, pos: Position, revisable: boolean): Partial<Context> {
-  const cells = expectedCellsOf(context, pos);
+  const cells = context.readings.cellsOf(pos);
   const side = pos.turn === 'red' ? 1 : 2;
-  context.lifts.reset(cells, (s) => pos.colorAt(s) === side);
+  context.readings.lifts.reset(cells, (s) => pos.colorAt(s) === side);
   return {
     button: undefined,
     pending: [],
@@ -764,48 +725,36 @@ function freshEvidence(context: Context, pos: Position, revisable: boolean): Par
   };
 }
 
-function expectedCellsOf(context: Context, pos: Position): Cells {
-  if (context.expected?.pos === pos) return context.expected.cells;
-  return expectedCells(pos, context.options.sensing);
-}
-
 /**
  * What the confirmed position shows the sensors, worked out once per position (the game view
  * hands out the same position object until a move changes it): every frame needs it.
  */
 function confirmedCells(context: Context): Cells {
-  const pos = context.game.position;
-  if (context.expected?.pos !== pos) {
-    (context as { expected?: Context['expected'] }).expected = {
-      pos,
-      cells: expectedCells(pos, context.options.sensing),
-    };
-  }
-  return context.expected!.cells;
+  return context.readings.cellsOf(context.game.position);
 }
 
 function boardMatches(context: Context): boolean {
-  const cells = context.cells;
+  const { cells, mask } = context.readings;
   if (cells === undefined) return false;
   const expected = confirmedCells(context);
-  if (context.mask.size === 0) return cells === expected;
-  for (let s = 0; s < 90; s++) if (!context.mask.has(s) && cells[s] !== expected[s]) return false;
+  if (mask.size === 0) return cells === expected;
+  for (let s = 0; s < 90; s++) if (!mask.has(s) && cells[s] !== expected[s]) return false;
   return true;
 }
 
 /** Setup: exactly one square reads wrong, and has read so since the setup's last change there. */
 function setupFault(context: Context): { square: Square; reads: 'empty' | 'occupied' } | undefined {
-  const cells = context.cells;
+  const { cells, mask } = context.readings;
   if (cells === undefined) return undefined;
   const expected = confirmedCells(context);
   let wrong: Square | undefined;
   for (let s = 0; s < 90; s++) {
-    if (context.mask.has(s) || cells[s] === expected[s]) continue;
+    if (mask.has(s) || cells[s] === expected[s]) continue;
     if (wrong !== undefined) return undefined;
     wrong = s;
   }
   if (wrong === undefined) return undefined;
-  const since = context.squareChangedAt[wrong] ?? 0;
+  const since = context.readings.squareChangedAt[wrong] ?? 0;
   if (context.now() - since < context.options.setupFaultMs) return undefined;
   return { square: wrong, reads: cells[wrong] === '.' ? 'empty' : 'occupied' };
 }
@@ -913,9 +862,10 @@ function liftedDetail(context: Context, lifted: readonly Square[]): StateDetail 
 
 function correctionsFor(context: Context): Correction[] {
   const expected = confirmedCells(context);
-  let observed = context.cells ?? '.'.repeat(90);
-  if (context.mask.size > 0) {
-    observed = [...observed].map((c, s) => (context.mask.has(s) ? expected[s] : c)).join('');
+  const { mask } = context.readings;
+  let observed = context.readings.cells ?? '.'.repeat(90);
+  if (mask.size > 0) {
+    observed = [...observed].map((c, s) => (mask.has(s) ? expected[s] : c)).join('');
   }
   return pairCorrections(expected, observed);
 }
