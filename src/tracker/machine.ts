@@ -6,7 +6,7 @@
  * deadline). The moves it reads leave as `commit` events: the tracker plays them into the game
  * and answers with `applied`, so no move is played inside the machine.
  */
-import { assign, enqueueActions, setup } from 'xstate';
+import { assign, enqueueActions, type SnapshotFrom, setup } from 'xstate';
 import {
   type Color,
   explainIllegal,
@@ -19,6 +19,7 @@ import {
 } from '../rules/index.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
 import { type Correction, pairCorrections } from './corrections.js';
+import type { FrameStage } from './frames.js';
 import { DEFAULT_READER_TIMING, type Displacement, judge, moverLifted, type Verdict } from './reader.js';
 import { Readings } from './readings.js';
 
@@ -192,6 +193,23 @@ interface Context {
 const sq = (s: Square): string => makeSquareName(s);
 const sameMove = (a: Move, b: Move): boolean => a.from === b.from && a.to === b.to;
 const NEVER = 2_000_000_000;
+
+const RECORDS_CHANGES = 'recordsChanges';
+const NOTES_HEARTBEATS = 'notesHeartbeats';
+
+export type TrackerMachine = ReturnType<typeof createTrackerMachine>;
+
+/**
+ * What the machine would do with a frame in the state `snapshot` is in, for the stage in front of
+ * it (frames.ts): in the bounce window a change is only recorded; in play an unchanged frame only
+ * notes the time, unless a button waits for a frame to show the board (then it is judged).
+ */
+export function frameStage(snapshot: SnapshotFrom<TrackerMachine>): FrameStage {
+  return {
+    recordsChanges: snapshot.hasTag(RECORDS_CHANGES),
+    notesHeartbeats: snapshot.hasTag(NOTES_HEARTBEATS) && snapshot.context.button === undefined,
+  };
+}
 
 export function createTrackerMachine() {
   return setup({
@@ -503,6 +521,8 @@ export function createTrackerMachine() {
       },
       playing: {
         initial: 'idle',
+        // (An unchanged frame with no button waiting only notes the time: see `frameStage`.)
+        tags: [NOTES_HEARTBEATS],
         on: {
           snapshot: [
             { guard: 'changed', target: '.changing', reenter: true, actions: ['unmaskAlert', 'record'] },
@@ -518,6 +538,9 @@ export function createTrackerMachine() {
             after: { buttonGrace: 'judging' },
           },
           changing: {
+            // (A change is only recorded here: the stage in front of the machine records it, see
+            // `frameStage`. `settled` is already false: the change that entered the state said so.)
+            tags: [RECORDS_CHANGES],
             on: {
               button: { actions: 'recordButton' },
               // Recorded without leaving the state: no timer cancelled and set again per frame.
