@@ -260,11 +260,10 @@ export function createTrackerMachine() {
       isTakebackRefused: ({ context }) => context.verdict.kind === 'takeback_refused',
       isIllegal: ({ context }) => context.verdict.kind === 'illegal',
       tournament: ({ context }) => context.options.foulAfterMs > 0,
-      gameOver: ({ context }) => context.game.over && !context.game.canPlayOn,
-      canPlayOn: ({ context }) => context.game.over && context.game.canPlayOn,
       // (The event's own answer: the context still holds the previous one when guards run.)
       rejected: ({ event }) => event.type === 'applied' && event.rejected !== undefined,
       appliedOver: ({ event }) => event.type === 'applied' && event.game.over && !event.game.canPlayOn,
+      appliedCanPlayOn: ({ event }) => event.type === 'applied' && event.game.over && event.game.canPlayOn,
     },
     actions: {
       record: assign(({ context, event }) => {
@@ -286,7 +285,12 @@ export function createTrackerMachine() {
         return { button: { side: event.side, t: event.t } };
       }),
       markSettled: assign({ settled: true }),
-      evaluate: assign(({ context }) => evaluate(context)),
+      /** The board judged as it stands, and the alerts that follow (one copy of the context for both). */
+      judge: enqueueActions(({ context, enqueue }) => {
+        const judged = evaluate(context);
+        const alerts = syncAlerts({ ...context, ...judged }, (e) => enqueue.emit(e));
+        enqueue.assign(() => ({ ...judged, ...alerts }));
+      }),
       options: assign(({ context, event }) =>
         event.type === 'options' ? { options: { ...context.options, ...event.options } } : {},
       ),
@@ -351,45 +355,6 @@ export function createTrackerMachine() {
           return {};
         });
         enqueue.emit(sensorFault(context, fault.square, fault.reads));
-      }),
-      /** Alerts that follow from the judgement: out of sync past its deadline, ambiguity. */
-      syncAlerts: enqueueActions(({ context, enqueue }) => {
-        const t = context.now();
-        const v = context.verdict;
-        const raised = new Set(context.raised);
-        const fits = v.kind !== 'unknown' && v.kind !== 'suspect';
-        if (fits && raised.delete('out_of_sync'))
-          enqueue.emit({ type: 'alertCleared', kind: 'out_of_sync', t });
-        const ambiguous = v.kind === 'wait' && v.ambiguous;
-        if (context.unreadButton !== undefined) {
-          if (!context.doubted) {
-            raised.add('ambiguous');
-            enqueue.emit({ type: 'alert', t, alert: unreadButtonAlert(context.unreadButton) });
-          }
-          enqueue.assign({ raised, doubted: true, unreadButton: undefined });
-          return;
-        }
-        if (v.kind === 'commit' && v.knocked) {
-          raised.add('ambiguous');
-          enqueue.emit({ type: 'alert', t, alert: knockAlert(context, v.moves[0]!) });
-          enqueue.assign({ raised, doubted: true });
-          return;
-        }
-        if (v.kind === 'commit' && (v.rivals !== undefined || v.unseen) && raised.has('ambiguous')) {
-          enqueue.emit({ type: 'alert', t, alert: doubtAlert(context, v.moves, v.rivals ?? []) });
-          enqueue.assign({ raised, doubted: true });
-          return;
-        }
-        const settled = !context.doubted || (v.kind === 'commit' && v.moves.length > 0);
-        if (!ambiguous && v.kind !== 'unknown' && settled && raised.delete('ambiguous')) {
-          enqueue.emit({ type: 'alertCleared', kind: 'ambiguous', t });
-          enqueue.assign({ doubted: false });
-        }
-        if (ambiguous && !raised.has('ambiguous')) {
-          raised.add('ambiguous');
-          enqueue.emit({ type: 'alert', t, alert: ambiguousAlert(context, v.candidates) });
-        }
-        enqueue.assign({ raised });
       }),
       raiseOutOfSync: enqueueActions(({ context, enqueue }) => {
         if (context.raised.has('out_of_sync')) return;
@@ -552,7 +517,7 @@ export function createTrackerMachine() {
             },
           },
           judging: {
-            entry: ['evaluate', 'syncAlerts'],
+            entry: 'judge',
             always: [
               { guard: 'isSuspect', target: 'judging', reenter: true, actions: ['mask', 'emitSensorFault'] },
               { guard: 'commitNow', target: 'committing' },
@@ -572,18 +537,14 @@ export function createTrackerMachine() {
           committing: {
             entry: 'emitCommit',
             on: {
+              // (The game the event brings decides where to: no step through a state of its own.)
               applied: [
                 { guard: 'rejected', target: 'unmatched', actions: 'applied' },
-                { target: 'applying', actions: 'applied' },
+                { guard: 'appliedCanPlayOn', target: 'ended', actions: 'applied' },
+                { guard: 'appliedOver', target: '#tracker.gameOver', actions: 'applied' },
+                { target: 'judging', actions: 'applied' },
               ],
             },
-          },
-          applying: {
-            always: [
-              { guard: 'canPlayOn', target: 'ended' },
-              { guard: 'gameOver', target: '#tracker.gameOver' },
-              { target: 'judging' },
-            ],
           },
           waiting: {
             entry: 'emitWaiting',
@@ -636,6 +597,52 @@ const stateEvent = (context: Context, state: TrackerState, detail: StateDetail):
   detail,
   t: context.now(),
 });
+
+/** Alerts that follow from the judgement: out of sync past its deadline, ambiguity; what they change. */
+function syncAlerts(context: Context, emit: (e: MachineEmitted) => void): Partial<Context> {
+  const t = context.now();
+  const v = context.verdict;
+  // (A new set only when it changes.)
+  let raised = context.raised;
+  const raise = (kind: 'out_of_sync' | 'ambiguous'): void => {
+    if (!raised.has(kind)) raised = new Set([...raised, kind]);
+  };
+  const end = (kind: 'out_of_sync' | 'ambiguous'): boolean => {
+    if (!raised.has(kind)) return false;
+    raised = new Set([...raised].filter((k) => k !== kind));
+    return true;
+  };
+  const fits = v.kind !== 'unknown' && v.kind !== 'suspect';
+  if (fits && end('out_of_sync')) emit({ type: 'alertCleared', kind: 'out_of_sync', t });
+  const ambiguous = v.kind === 'wait' && v.ambiguous;
+  if (context.unreadButton !== undefined) {
+    if (!context.doubted) {
+      raise('ambiguous');
+      emit({ type: 'alert', t, alert: unreadButtonAlert(context.unreadButton) });
+    }
+    return { raised, doubted: true, unreadButton: undefined };
+  }
+  if (v.kind === 'commit' && v.knocked) {
+    raise('ambiguous');
+    emit({ type: 'alert', t, alert: knockAlert(context, v.moves[0]!) });
+    return { raised, doubted: true };
+  }
+  if (v.kind === 'commit' && (v.rivals !== undefined || v.unseen) && raised.has('ambiguous')) {
+    emit({ type: 'alert', t, alert: doubtAlert(context, v.moves, v.rivals ?? []) });
+    return { raised, doubted: true };
+  }
+  const settled = !context.doubted || (v.kind === 'commit' && v.moves.length > 0);
+  let doubted = context.doubted;
+  if (!ambiguous && v.kind !== 'unknown' && settled && end('ambiguous')) {
+    emit({ type: 'alertCleared', kind: 'ambiguous', t });
+    doubted = false;
+  }
+  if (ambiguous && !raised.has('ambiguous')) {
+    raise('ambiguous');
+    emit({ type: 'alert', t, alert: ambiguousAlert(context, v.candidates) });
+  }
+  return { raised, doubted };
+}
 
 function evaluate(context: Context): Partial<Context> {
   const r = context.readings;
