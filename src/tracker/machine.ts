@@ -6,7 +6,7 @@
  * deadline). The moves it reads leave as `commit` events: the tracker plays them into the game
  * and answers with `applied`, so no move is played inside the machine.
  */
-import { assign, enqueueActions, setup } from 'xstate';
+import { assign, enqueueActions, type SnapshotFrom, setup } from 'xstate';
 import {
   type Color,
   explainIllegal,
@@ -19,16 +19,16 @@ import {
 } from '../rules/index.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
 import { type Correction, pairCorrections } from './corrections.js';
-import { Lifts } from './lifts.js';
+import type { FrameStage } from './frames.js';
 import {
   DEFAULT_READER_TIMING,
   type Displacement,
-  expectedCells,
   judge,
   MIN_CARRY_MS,
   moverLifted,
   type Verdict,
 } from './reader.js';
+import { Readings } from './readings.js';
 
 export interface TrackerOptions {
   readonly sensing: Sensing;
@@ -157,25 +157,22 @@ export interface TrackerInput {
   readonly now: () => number;
 }
 
+/**
+ * The machine's context. xstate copies it whole at every `assign` (Object.assign into a new
+ * object): keep it to few keys — from 20 on, V8 builds the copy as a dictionary, 5–8 µs a copy
+ * instead of 0.25 µs, and every read of it slows down. Evidence that changes per frame lives in
+ * `readings`, updated in place.
+ */
 interface Context {
   /** The options given, every timing left out taking its default. */
   readonly options: Required<TrackerOptions>;
   readonly game: GameView;
   readonly now: () => number;
-  readonly cells: Cells | undefined;
-  /** Time of the last change of the board (the frame that completes a move). */
-  readonly changedAt: number;
-  /** When each square's reading last changed (evidence for strays and dead sensors). */
-  readonly squareChangedAt: Float64Array;
   /**
-   * When the latest change was read (the clock's time): the bounce window runs from it. Frames that
-   * change the board within the window are recorded without starting the window again.
+   * What the sensors have shown (cells, change times, lifts, dead sensors): one object, updated in
+   * place by `record` and the evidence's resets, never copied.
    */
-  readonly readAt: number;
-  /** Time of the latest frame, changed or not (a heartbeat shows the board is current). */
-  readonly frameAt: number;
-  /** Squares lifted since the confirmed position: evidence for captures. */
-  readonly lifts: Lifts;
+  readonly readings: Readings;
   readonly pending: readonly (readonly Move[])[];
   /** The side to move pressed its button at this time. */
   readonly button: { readonly side: Color; readonly t: number } | undefined;
@@ -185,8 +182,6 @@ interface Context {
   readonly revisable: boolean;
   /** When the last committed move's piece landed: a lift begun before it is no reply to it. */
   readonly landedAt: number;
-  /** Squares taken for dead sensors: their readings are ignored. */
-  readonly mask: ReadonlySet<Square>;
   /** Since when no explanation fits the board. */
   readonly unfitSince: number | undefined;
   /** Since when the candidates disagree and one has the opponent's reply made already. */
@@ -202,13 +197,29 @@ interface Context {
    * The side to move pressed its clock, but the board shows none of its moves complete (a dead
    * sensor under the piece that moved, a capture nobody saw): said once, until a move is recorded.
    */
-  readonly unreadButton?: Color | undefined;
-  readonly expected?: { readonly pos: Position; readonly cells: Cells } | undefined;
+  readonly unreadButton: Color | undefined;
 }
 
 const sq = (s: Square): string => makeSquareName(s);
 const sameMove = (a: Move, b: Move): boolean => a.from === b.from && a.to === b.to;
 const NEVER = 2_000_000_000;
+
+const RECORDS_CHANGES = 'recordsChanges';
+const NOTES_HEARTBEATS = 'notesHeartbeats';
+
+export type TrackerMachine = ReturnType<typeof createTrackerMachine>;
+
+/**
+ * What the machine would do with a frame in the state `snapshot` is in, for the stage in front of
+ * it (frames.ts): in the bounce window a change is only recorded; in play an unchanged frame only
+ * notes the time, unless a button waits for a frame to show the board (then it is judged).
+ */
+export function frameStage(snapshot: SnapshotFrom<TrackerMachine>): FrameStage {
+  return {
+    recordsChanges: snapshot.hasTag(RECORDS_CHANGES),
+    notesHeartbeats: snapshot.hasTag(NOTES_HEARTBEATS) && snapshot.context.button === undefined,
+  };
+}
 
 export function createTrackerMachine() {
   return setup({
@@ -221,7 +232,8 @@ export function createTrackerMachine() {
     delays: {
       bounce: ({ context }) => context.options.bounceMs,
       /** What is left of the bounce window since the latest change (all of it at a change). */
-      bounceRest: ({ context }) => Math.max(0, context.readAt + context.options.bounceMs - context.now()),
+      bounceRest: ({ context }) =>
+        Math.max(0, context.readings.readAt + context.options.bounceMs - context.now()),
       settleRest: ({ context }) => Math.max(0, context.options.settleMs - context.options.bounceMs),
       outOfSync: ({ context }) =>
         Math.max(0, (context.unfitSince ?? context.now()) + context.options.outOfSyncMs - context.now()),
@@ -238,9 +250,9 @@ export function createTrackerMachine() {
       foul: ({ context }) => context.options.foulAfterMs,
     },
     guards: {
-      changed: ({ context, event }) => event.type === 'snapshot' && event.cells !== context.cells,
+      changed: ({ context, event }) => event.type === 'snapshot' && event.cells !== context.readings.cells,
       /** The board changed again within the bounce window: the window goes on from that change. */
-      held: ({ context }) => context.readAt + context.options.bounceMs > context.now(),
+      held: ({ context }) => context.readings.readAt + context.options.bounceMs > context.now(),
       boardIsTarget: ({ context }) => boardMatches(context),
       oneSquareWrong: ({ context }) => setupFault(context) !== undefined,
       // (Idle keeps a button only until a frame or the grace shows the board after it.)
@@ -258,55 +270,37 @@ export function createTrackerMachine() {
       isTakebackRefused: ({ context }) => context.verdict.kind === 'takeback_refused',
       isIllegal: ({ context }) => context.verdict.kind === 'illegal',
       tournament: ({ context }) => context.options.foulAfterMs > 0,
-      gameOver: ({ context }) => context.game.over && !context.game.canPlayOn,
-      canPlayOn: ({ context }) => context.game.over && context.game.canPlayOn,
       // (The event's own answer: the context still holds the previous one when guards run.)
       rejected: ({ event }) => event.type === 'applied' && event.rejected !== undefined,
       appliedOver: ({ event }) => event.type === 'applied' && event.game.over && !event.game.canPlayOn,
+      appliedCanPlayOn: ({ event }) => event.type === 'applied' && event.game.over && event.game.canPlayOn,
     },
     actions: {
       record: assign(({ context, event }) => {
         if (event.type !== 'snapshot') return {};
-        const previous = context.cells;
-        // Updated in place (no copy per frame): only this actor's judgement reads it, never later.
-        const squareChangedAt = context.squareChangedAt;
-        let mask = context.mask;
-        for (let s = 0; s < 90; s++) {
-          if (previous !== undefined && previous[s] === event.cells[s]) continue;
-          squareChangedAt[s] = event.t;
-          // A dead sensor never changes: one that does is alive after all.
-          if (mask.has(s)) {
-            mask = new Set(mask);
-            (mask as Set<Square>).delete(s);
-          }
-        }
-        context.lifts.observe(confirmedCells(context), event.cells, event.t, mask);
-        return {
-          cells: event.cells,
-          changedAt: event.t,
-          readAt: context.now(),
-          frameAt: event.t,
-          squareChangedAt,
-          mask,
-          settled: false,
-        };
+        // In place (no copy per frame): only this actor's judgement reads it, never later.
+        context.readings.record(event.t, event.cells, context.now(), confirmedCells(context));
+        return { settled: false };
       }),
       unmaskAlert: enqueueActions(({ context, event, enqueue }) => {
-        if (event.type !== 'snapshot' || context.mask.size === 0 || context.cells === undefined) return;
-        for (const s of context.mask) {
-          if (context.cells[s] !== event.cells[s]) {
-            enqueue.emit({ type: 'alertCleared', kind: 'sensor_fault', t: event.t });
-            return;
-          }
-        }
+        if (event.type === 'snapshot' && context.readings.unmasks(event.cells))
+          enqueue.emit({ type: 'alertCleared', kind: 'sensor_fault', t: event.t });
       }),
-      heartbeat: assign(({ event }) => (event.type === 'snapshot' ? { frameAt: event.t } : {})),
+      heartbeat: assign(({ context, event }) => {
+        if (event.type === 'snapshot') context.readings.heartbeat(event.t);
+        return {};
+      }),
       recordButton: assign(({ context, event }) => {
         if (event.type !== 'button' || event.side !== context.game.position.turn) return {};
         return { button: { side: event.side, t: event.t } };
       }),
       markSettled: assign({ settled: true }),
-      evaluate: assign(({ context }) => evaluate(context)),
+      /** The board judged as it stands, and the alerts that follow (one copy of the context for both). */
+      judge: enqueueActions(({ context, enqueue }) => {
+        const judged = evaluate(context);
+        const alerts = syncAlerts({ ...context, ...judged }, (e) => enqueue.emit(e));
+        enqueue.assign(() => ({ ...judged, ...alerts }));
+      }),
       options: assign(({ context, event }) =>
         event.type === 'options' ? { options: { ...context.options, ...event.options } } : {},
       ),
@@ -327,9 +321,10 @@ export function createTrackerMachine() {
         const fresh = freshEvidence(context, event.game.position, true);
         // A committed move's piece already taken off again (the opponent holding it to capture it)
         // has been lifted since its point last changed: that lift is the next move's evidence.
+        const r = context.readings;
         for (const m of done ?? []) {
-          if (context.cells?.[m.to] === '.' && !context.mask.has(m.to))
-            context.lifts.liftedSince(m.to, context.squareChangedAt[m.to] ?? context.now());
+          if (r.cells?.[m.to] === '.' && !r.mask.has(m.to))
+            r.lifts.liftedSince(m.to, r.squareChangedAt[m.to] ?? context.now());
         }
         return { game: event.game, ...fresh, pending, landedAt };
       }),
@@ -341,7 +336,7 @@ export function createTrackerMachine() {
           moves: v.moves,
           revision: v.revision,
           t: context.now(),
-          frameT: context.changedAt,
+          frameT: context.readings.changedAt,
         });
       }),
       emitFoul: enqueueActions(({ context, enqueue }) => {
@@ -358,8 +353,8 @@ export function createTrackerMachine() {
       }),
       mask: assign(({ context }) => {
         const v = context.verdict;
-        if (v.kind !== 'suspect') return {};
-        return { mask: new Set([...context.mask, v.square]) };
+        if (v.kind === 'suspect') context.readings.mask = new Set([...context.readings.mask, v.square]);
+        return {};
       }),
       emitSensorFault: enqueueActions(({ context, enqueue }) => {
         const v = context.verdict;
@@ -368,56 +363,11 @@ export function createTrackerMachine() {
       startWithFault: enqueueActions(({ context, enqueue }) => {
         const fault = setupFault(context);
         if (!fault) return;
-        enqueue.assign({ mask: new Set([...context.mask, fault.square]) });
+        enqueue.assign(() => {
+          context.readings.mask = new Set([...context.readings.mask, fault.square]);
+          return {};
+        });
         enqueue.emit(sensorFault(context, fault.square, fault.reads));
-      }),
-      /** Alerts that follow from the judgement: out of sync past its deadline, ambiguity. */
-      syncAlerts: enqueueActions(({ context, enqueue }) => {
-        const t = context.now();
-        const v = context.verdict;
-        const raised = new Set(context.raised);
-        const fits = v.kind !== 'unknown' && v.kind !== 'suspect';
-        if (fits && raised.delete('out_of_sync'))
-          enqueue.emit({ type: 'alertCleared', kind: 'out_of_sync', t });
-        const ambiguous = v.kind === 'wait' && v.ambiguous;
-        if (context.unreadButton !== undefined) {
-          if (!context.doubted) {
-            raised.add('ambiguous');
-            enqueue.emit({ type: 'alert', t, alert: unreadButtonAlert(context.unreadButton) });
-          }
-          enqueue.assign({ raised, doubted: true, unreadButton: undefined });
-          return;
-        }
-        if (v.kind === 'commit' && v.knocked) {
-          raised.add('ambiguous');
-          enqueue.emit({ type: 'alert', t, alert: knockAlert(context, v.moves[0]!) });
-          enqueue.assign({ raised, doubted: true });
-          return;
-        }
-        if (v.kind === 'commit' && v.blind !== undefined) {
-          raised.add('ambiguous');
-          enqueue.emit({ type: 'alert', t, alert: blindAlert(context, v.blind) });
-          enqueue.assign({ raised, doubted: true });
-          return;
-        }
-        // Another line fits as well, set aside as the weaker story: say so. (A capture unseen,
-        // committed while an ambiguity stands, keeps it.)
-        if (v.kind === 'commit' && (v.rivals !== undefined || (v.unseen && raised.has('ambiguous')))) {
-          raised.add('ambiguous');
-          enqueue.emit({ type: 'alert', t, alert: doubtAlert(context, v.moves, v.rivals ?? []) });
-          enqueue.assign({ raised, doubted: true });
-          return;
-        }
-        const settled = !context.doubted || (v.kind === 'commit' && v.moves.length > 0);
-        if (!ambiguous && v.kind !== 'unknown' && settled && raised.delete('ambiguous')) {
-          enqueue.emit({ type: 'alertCleared', kind: 'ambiguous', t });
-          enqueue.assign({ doubted: false });
-        }
-        if (ambiguous && !raised.has('ambiguous')) {
-          raised.add('ambiguous');
-          enqueue.emit({ type: 'alert', t, alert: ambiguousAlert(context, v.candidates) });
-        }
-        enqueue.assign({ raised });
       }),
       raiseOutOfSync: enqueueActions(({ context, enqueue }) => {
         if (context.raised.has('out_of_sync')) return;
@@ -493,23 +443,18 @@ export function createTrackerMachine() {
       options: { ...DEFAULT_TRACKER_OPTIONS, ...input.options },
       game: input.game,
       now: input.now,
-      cells: undefined,
-      changedAt: 0,
-      readAt: input.now(),
-      squareChangedAt: new Float64Array(90).fill(input.now()),
-      frameAt: 0,
-      lifts: new Lifts(input.options.bounceMs),
+      readings: new Readings(input.options.sensing, input.options.bounceMs, input.now()),
       pending: [],
       button: undefined,
       verdict: { kind: 'unknown' },
       settled: false,
       revisable: false,
       landedAt: Number.NEGATIVE_INFINITY,
-      mask: new Set(),
       unfitSince: undefined,
       replySince: undefined,
       raised: new Set(),
       doubted: false,
+      unreadButton: undefined,
     }),
     on: {
       options: { actions: 'options' },
@@ -554,6 +499,8 @@ export function createTrackerMachine() {
       },
       playing: {
         initial: 'idle',
+        // (An unchanged frame with no button waiting only notes the time: see `frameStage`.)
+        tags: [NOTES_HEARTBEATS],
         on: {
           snapshot: [
             { guard: 'changed', target: '.changing', reenter: true, actions: ['unmaskAlert', 'record'] },
@@ -569,6 +516,9 @@ export function createTrackerMachine() {
             after: { buttonGrace: 'judging' },
           },
           changing: {
+            // (A change is only recorded here: the stage in front of the machine records it, see
+            // `frameStage`. `settled` is already false: the change that entered the state said so.)
+            tags: [RECORDS_CHANGES],
             on: {
               button: { actions: 'recordButton' },
               // Recorded without leaving the state: no timer cancelled and set again per frame.
@@ -580,7 +530,7 @@ export function createTrackerMachine() {
             },
           },
           judging: {
-            entry: ['evaluate', 'syncAlerts'],
+            entry: 'judge',
             always: [
               { guard: 'isSuspect', target: 'judging', reenter: true, actions: ['mask', 'emitSensorFault'] },
               { guard: 'commitNow', target: 'committing' },
@@ -600,18 +550,14 @@ export function createTrackerMachine() {
           committing: {
             entry: 'emitCommit',
             on: {
+              // (The game the event brings decides where to: no step through a state of its own.)
               applied: [
                 { guard: 'rejected', target: 'unmatched', actions: 'applied' },
-                { target: 'applying', actions: 'applied' },
+                { guard: 'appliedCanPlayOn', target: 'ended', actions: 'applied' },
+                { guard: 'appliedOver', target: '#tracker.gameOver', actions: 'applied' },
+                { target: 'judging', actions: 'applied' },
               ],
             },
-          },
-          applying: {
-            always: [
-              { guard: 'canPlayOn', target: 'ended' },
-              { guard: 'gameOver', target: '#tracker.gameOver' },
-              { target: 'judging' },
-            ],
           },
           waiting: {
             entry: 'emitWaiting',
@@ -665,14 +611,69 @@ const stateEvent = (context: Context, state: TrackerState, detail: StateDetail):
   t: context.now(),
 });
 
+/** Alerts that follow from the judgement: out of sync past its deadline, ambiguity; what they change. */
+function syncAlerts(context: Context, emit: (e: MachineEmitted) => void): Partial<Context> {
+  const t = context.now();
+  const v = context.verdict;
+  // (A new set only when it changes.)
+  let raised = context.raised;
+  const raise = (kind: 'out_of_sync' | 'ambiguous'): void => {
+    if (!raised.has(kind)) raised = new Set([...raised, kind]);
+  };
+  const end = (kind: 'out_of_sync' | 'ambiguous'): boolean => {
+    if (!raised.has(kind)) return false;
+    raised = new Set([...raised].filter((k) => k !== kind));
+    return true;
+  };
+  const fits = v.kind !== 'unknown' && v.kind !== 'suspect';
+  if (fits && end('out_of_sync')) emit({ type: 'alertCleared', kind: 'out_of_sync', t });
+  const ambiguous = v.kind === 'wait' && v.ambiguous;
+  if (context.unreadButton !== undefined) {
+    if (!context.doubted) {
+      raise('ambiguous');
+      emit({ type: 'alert', t, alert: unreadButtonAlert(context.unreadButton) });
+    }
+    return { raised, doubted: true, unreadButton: undefined };
+  }
+  if (v.kind === 'commit' && v.knocked) {
+    raise('ambiguous');
+    emit({ type: 'alert', t, alert: knockAlert(context, v.moves[0]!) });
+    return { raised, doubted: true };
+  }
+  if (v.kind === 'commit' && v.blind !== undefined) {
+    raise('ambiguous');
+    emit({ type: 'alert', t, alert: blindAlert(context, v.blind) });
+    return { raised, doubted: true };
+  }
+  // Another line fits as well, set aside as the weaker story: say so. (A capture unseen,
+  // committed while an ambiguity stands, keeps it.)
+  if (v.kind === 'commit' && (v.rivals !== undefined || (v.unseen && raised.has('ambiguous')))) {
+    raise('ambiguous');
+    emit({ type: 'alert', t, alert: doubtAlert(context, v.moves, v.rivals ?? []) });
+    return { raised, doubted: true };
+  }
+  const settled = !context.doubted || (v.kind === 'commit' && v.moves.length > 0);
+  let doubted = context.doubted;
+  if (!ambiguous && v.kind !== 'unknown' && settled && end('ambiguous')) {
+    emit({ type: 'alertCleared', kind: 'ambiguous', t });
+    doubted = false;
+  }
+  if (ambiguous && !raised.has('ambiguous')) {
+    raise('ambiguous');
+    emit({ type: 'alert', t, alert: ambiguousAlert(context, v.candidates) });
+  }
+  return { raised, doubted };
+}
+
 function evaluate(context: Context): Partial<Context> {
-  const cells = context.cells;
+  const r = context.readings;
+  const cells = r.cells;
   if (cells === undefined) return { verdict: { kind: 'unknown' } };
   const now = context.now();
   // A button counts once a frame read after it shows the board (a lost frame may hide a landing).
   // Without one, it counts once a heartbeat should have come (the link lost it, or has none).
   const grace = context.options.buttonGraceMs;
-  const fresh = context.button && (context.frameAt >= context.button.t || now >= context.button.t + grace);
+  const fresh = context.button && (r.frameAt >= context.button.t || now >= context.button.t + grace);
   const button = fresh ? context.button!.side : undefined;
   const verdict = judge({
     base: context.game.position,
@@ -683,18 +684,18 @@ function evaluate(context: Context): Partial<Context> {
     pending: context.pending,
     observed: cells,
     sensing: context.options.sensing,
-    mask: context.mask,
+    mask: r.mask,
     evidence: {
-      lifted: context.lifts.at(now, context.mask),
-      firstLifted: context.lifts.firstAt(now, context.mask),
+      lifted: r.lifts.at(now, r.mask),
+      firstLifted: r.lifts.firstAt(now, r.mask),
       buttonBy: button,
-      changedAt: context.squareChangedAt,
-      visited: context.lifts.visited(),
-      history: context.lifts,
+      changedAt: r.squareChangedAt,
+      visited: r.lifts.visited(),
+      history: r.lifts,
     },
     now,
-    settled: context.settled || now >= context.changedAt + context.options.settleMs,
-    settleAt: context.changedAt + context.options.settleMs,
+    settled: context.settled || now >= r.changedAt + context.options.settleMs,
+    settleAt: r.changedAt + context.options.settleMs,
     timing: {
       strayMs: context.options.strayMs,
       maskAfterMs: context.options.maskAfterMs,
@@ -742,12 +743,7 @@ function evaluate(context: Context): Partial<Context> {
         context,
         context.game.position,
         context.revisable &&
-          !moverLifted(
-            context.game.position,
-            context.lifts.at(context.now(), context.mask),
-            undefined,
-            context.landedAt,
-          ),
+          !moverLifted(context.game.position, r.lifts.at(context.now(), r.mask), undefined, context.landedAt),
       ),
       button: waitingButton,
     };
@@ -763,31 +759,32 @@ function landingSeen(context: Context): number {
   const v = context.verdict;
   const last = v.kind === 'commit' ? v.moves.at(-1) : undefined;
   if (!last) return Number.NEGATIVE_INFINITY;
-  const left = context.lifts.firstAt(context.now(), context.mask).get(last.from);
+  const r = context.readings;
+  const left = r.lifts.firstAt(context.now(), r.mask).get(last.from);
   // A capture's point shows its landing only if it shows the capturer now (its last change, after
   // the piece left); else it changed since for other reasons (the opponent taking the capturer in
   // turn): only the departure and a carry bound the landing.
   const moves = v.kind === 'commit' ? v.moves : [];
   const before = positionAfter(context, moves.slice(0, -1));
   if (left !== undefined && before.colorAt(last.to) !== 0) {
-    const reads = context.cells?.[last.to];
+    const reads = r.cells?.[last.to];
     const mover = before.colorAt(last.from) === 1 ? 'r' : 'b';
     const shows = reads === 'x' || reads === mover;
-    const changed = context.squareChangedAt[last.to] ?? Number.NEGATIVE_INFINITY;
+    const changed = r.squareChangedAt[last.to] ?? Number.NEGATIVE_INFINITY;
     return shows && changed > left ? changed : left + MIN_CARRY_MS;
   }
   // When its point first read it (a bounce as it was set down changes the point again).
-  const spell = left === undefined ? undefined : context.lifts.spells(last.to).find((sp) => sp.from > left);
+  const spell = left === undefined ? undefined : r.lifts.spells(last.to).find((sp) => sp.from > left);
   if (spell !== undefined) return spell.from;
-  const changed = context.squareChangedAt[last.to];
+  const changed = r.squareChangedAt[last.to];
   return left !== undefined && changed !== undefined && changed > left ? changed : Number.NEGATIVE_INFINITY;
 }
 
 /** Evidence starts again from a new confirmed position (or the same one, seen again). */
 function freshEvidence(context: Context, pos: Position, revisable: boolean): Partial<Context> {
-  const cells = expectedCellsOf(context, pos);
+  const cells = context.readings.cellsOf(pos);
   const side = pos.turn === 'red' ? 1 : 2;
-  context.lifts.reset(cells, (s) => pos.colorAt(s) === side);
+  context.readings.lifts.reset(cells, (s) => pos.colorAt(s) === side);
   return {
     button: undefined,
     pending: [],
@@ -798,48 +795,36 @@ function freshEvidence(context: Context, pos: Position, revisable: boolean): Par
   };
 }
 
-function expectedCellsOf(context: Context, pos: Position): Cells {
-  if (context.expected?.pos === pos) return context.expected.cells;
-  return expectedCells(pos, context.options.sensing);
-}
-
 /**
  * What the confirmed position shows the sensors, worked out once per position (the game view
  * hands out the same position object until a move changes it): every frame needs it.
  */
 function confirmedCells(context: Context): Cells {
-  const pos = context.game.position;
-  if (context.expected?.pos !== pos) {
-    (context as { expected?: Context['expected'] }).expected = {
-      pos,
-      cells: expectedCells(pos, context.options.sensing),
-    };
-  }
-  return context.expected!.cells;
+  return context.readings.cellsOf(context.game.position);
 }
 
 function boardMatches(context: Context): boolean {
-  const cells = context.cells;
+  const { cells, mask } = context.readings;
   if (cells === undefined) return false;
   const expected = confirmedCells(context);
-  if (context.mask.size === 0) return cells === expected;
-  for (let s = 0; s < 90; s++) if (!context.mask.has(s) && cells[s] !== expected[s]) return false;
+  if (mask.size === 0) return cells === expected;
+  for (let s = 0; s < 90; s++) if (!mask.has(s) && cells[s] !== expected[s]) return false;
   return true;
 }
 
 /** Setup: exactly one square reads wrong, and has read so since the setup's last change there. */
 function setupFault(context: Context): { square: Square; reads: 'empty' | 'occupied' } | undefined {
-  const cells = context.cells;
+  const { cells, mask } = context.readings;
   if (cells === undefined) return undefined;
   const expected = confirmedCells(context);
   let wrong: Square | undefined;
   for (let s = 0; s < 90; s++) {
-    if (context.mask.has(s) || cells[s] === expected[s]) continue;
+    if (mask.has(s) || cells[s] === expected[s]) continue;
     if (wrong !== undefined) return undefined;
     wrong = s;
   }
   if (wrong === undefined) return undefined;
-  const since = context.squareChangedAt[wrong] ?? 0;
+  const since = context.readings.squareChangedAt[wrong] ?? 0;
   if (context.now() - since < context.options.setupFaultMs) return undefined;
   return { square: wrong, reads: cells[wrong] === '.' ? 'empty' : 'occupied' };
 }
@@ -966,9 +951,10 @@ function liftedDetail(context: Context, lifted: readonly Square[]): StateDetail 
 
 function correctionsFor(context: Context): Correction[] {
   const expected = confirmedCells(context);
-  let observed = context.cells ?? '.'.repeat(90);
-  if (context.mask.size > 0) {
-    observed = [...observed].map((c, s) => (context.mask.has(s) ? expected[s] : c)).join('');
+  const { mask } = context.readings;
+  let observed = context.readings.cells ?? '.'.repeat(90);
+  if (mask.size > 0) {
+    observed = [...observed].map((c, s) => (mask.has(s) ? expected[s] : c)).join('');
   }
   return pairCorrections(expected, observed);
 }

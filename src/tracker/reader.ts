@@ -407,9 +407,7 @@ function stuckOrigin(input: ReaderInput, ctx: Ctx): Square | undefined {
   const side = input.base.turn === 'red' ? 1 : 2;
   if (!matches(side, obs[appeared]!)) return undefined;
   const stale = (sq: Square): boolean =>
-    !mask.has(sq) &&
-    obs[sq] !== 0 &&
-    ctx.now - (ctx.evidence.changedAt[sq] ?? 0) >= ctx.timing.maskAfterMs;
+    !mask.has(sq) && obs[sq] !== 0 && ctx.now - (ctx.evidence.changedAt[sq] ?? 0) >= ctx.timing.maskAfterMs;
   const origins = input.base.legalMovesFrom(stale).filter((m) => m.to === appeared);
   if (origins.length !== 1) return undefined;
   const from = origins[0]!.from;

@@ -9,8 +9,9 @@ import type { SensorEvent } from '../sensors/source.js';
 import type { Clock } from '../util/clock.js';
 import { Listeners } from '../util/listeners.js';
 import { xstateClock } from './clock.js';
+import { type FrameStage, takeFrame } from './frames.js';
 import { type MoveRecord, TrackedGame } from './game-port.js';
-import { createTrackerMachine, type TrackerEmitted, type TrackerOptions } from './machine.js';
+import { createTrackerMachine, frameStage, type TrackerEmitted, type TrackerOptions } from './machine.js';
 
 export type TrackerListener = (event: TrackerEmitted) => void;
 
@@ -24,6 +25,11 @@ export class Tracker {
   private readonly listeners = new Listeners<TrackerEmitted>();
   private readonly stateListeners = new Listeners<unknown>();
   private cancelRetry: (() => void) | undefined;
+  /** What the machine does with a frame, worked out once per machine snapshot (see frames.ts). */
+  private stage: FrameStage | undefined;
+  private stagedFor: unknown;
+  /** Machine events being handed out: a frame sent meanwhile waits its turn in the machine. */
+  private delivering = 0;
 
   constructor(
     readonly game: Game,
@@ -39,12 +45,15 @@ export class Tracker {
       input: { options: this.options, game: this.port.view(), now: () => this.clock.now() },
       clock: xstateClock(this.clock),
     });
-    for (const type of PUBLIC) actor.on(type, (e) => this.listeners.emit(e as TrackerEmitted));
+    for (const type of PUBLIC)
+      actor.on(type, (e) => this.deliver(() => this.listeners.emit(e as TrackerEmitted)));
     const commit = (c: Parameters<TrackedGame['commit']>[0]): void => {
       this.cancelRetry?.();
       this.cancelRetry = undefined;
       const done = this.port.commit(c);
-      for (const e of done.events) this.listeners.emit(e);
+      this.deliver(() => {
+        for (const e of done.events) this.listeners.emit(e);
+      });
       // Not recorded: the machine waits in `committing` and the commit is tried again, unless a
       // new reading moved it on (it then judges the board against the recorded game).
       if (done.retryMs !== undefined) {
@@ -62,7 +71,7 @@ export class Tracker {
       this.port.foul(f.side, f.t);
       actor.send({ type: 'applied', game: this.port.view() });
     });
-    actor.subscribe((s) => this.stateListeners.emit(s.value));
+    actor.subscribe((s) => this.deliver(() => this.stateListeners.emit(s.value)));
     actor.start();
     this.actor = actor;
   }
@@ -88,11 +97,35 @@ export class Tracker {
     this.actor?.send({ type: 'options', options });
   }
 
-  /** Feeds one sensor event (link events are the controller's business); ignored once stopped. */
+  /**
+   * Feeds one sensor event (link events are the controller's business); ignored once stopped. A
+   * frame the machine would only record is recorded by the stage in front of it (frames.ts).
+   */
   send(event: SensorEvent): void {
-    if (!this.actor) return;
-    if (event.type === 'snapshot') this.actor.send({ type: 'snapshot', t: event.t, cells: event.cells });
-    else if (event.type === 'button') this.actor.send({ type: 'button', t: event.t, side: event.side });
+    const actor = this.actor;
+    if (!actor) return;
+    if (event.type === 'snapshot') {
+      if (this.delivering === 0) {
+        const s = actor.getSnapshot();
+        if (s !== this.stagedFor) {
+          this.stage = frameStage(s);
+          this.stagedFor = s;
+        }
+        const { readings, game } = s.context;
+        if (takeFrame(this.stage!, readings, game.position, event.t, event.cells, this.clock.now())) return;
+      }
+      actor.send({ type: 'snapshot', t: event.t, cells: event.cells });
+    } else if (event.type === 'button') actor.send({ type: 'button', t: event.t, side: event.side });
+  }
+
+  /** Hands machine events out to listeners (who may send frames meanwhile: they wait their turn). */
+  private deliver(emit: () => void): void {
+    this.delivering++;
+    try {
+      emit();
+    } finally {
+      this.delivering--;
+    }
   }
 
   /** The machine's state value, for tests and status pages. */

@@ -8,10 +8,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Game } from '../../src/game/game.js';
 import { Position } from '../../src/rules/index.js';
-import { DEFAULT_RATES, type Handling, physicalPlay } from '../../src/simulation/physical-play.js';
+import { physicalPlay } from '../../src/simulation/physical-play.js';
 import { DEFAULT_TRACKER_OPTIONS } from '../../src/tracker/machine.js';
 import { Tracker } from '../../src/tracker/tracker.js';
 import { ManualClock } from '../../src/util/clock.js';
+import { arbitraryPlay, arbitraryRates } from './arbitrary.js';
 import { randomGame } from './physical-support.js';
 
 /** Every state value path, like `playing.pendingCapture`. */
@@ -22,26 +23,12 @@ function statePaths(value: unknown, prefix = ''): string[] {
   );
 }
 
-const rate = fc.double({ min: 0, max: 0.9, noNaN: true });
-const rates = fc.record(
-  Object.fromEntries(Object.keys(DEFAULT_RATES).map((k) => [k, rate])) as Record<Handling, typeof rate>,
-);
-
 describe('generated paths through the machine', () => {
   it('records the game exactly on every path and visits every state', () => {
     const visited = new Set<string>();
     fc.assert(
       fc.property(
-        fc.record({
-          sensing: fc.constantFrom('occupancy' as const, 'colour' as const),
-          seed: fc.integer({ min: 1, max: 1_000_000 }),
-          gameSeed: fc.integer({ min: 1, max: 1_000_000 }),
-          plies: fc.integer({ min: 1, max: 40 }),
-          buttons: fc.boolean(),
-          setupFromEmpty: fc.boolean(),
-          takebacks: fc.boolean(),
-          rates,
-        }),
+        fc.record({ ...arbitraryPlay(40), takebacks: fc.boolean(), rates: arbitraryRates }),
         (p) => {
           const start = Position.default();
           const moves = randomGame(start, p.plies, p.gameSeed);

@@ -1,0 +1,85 @@
+/**
+ * What the sensors have shown, as the move reader keeps it: the latest cells, when the board and
+ * each square last changed, when the latest change was read, the lifts since the confirmed
+ * position and the squares whose sensors are taken for dead. One object per actor, updated in
+ * place frame by frame (no copy, no allocation per frame): only that actor's judgement reads it,
+ * always for the present, never an earlier state of it.
+ */
+import type { Position, Square } from '../rules/index.js';
+import type { Cells, Sensing } from '../sensors/snapshot.js';
+import { Lifts } from './lifts.js';
+import { expectedCells } from './reader.js';
+
+export class Readings {
+  /** The latest cells read (undefined before the first frame). */
+  cells: Cells | undefined = undefined;
+  /** Time of the last change of the board (the frame that completes a move). */
+  changedAt = 0;
+  /**
+   * When the latest change was read (the clock's time): the bounce window runs from it. Frames that
+   * change the board within the window are recorded without starting the window again.
+   */
+  readAt: number;
+  /** Time of the latest frame, changed or not (a heartbeat shows the board is current). */
+  frameAt = 0;
+  /** When each square's reading last changed (evidence for strays and dead sensors). */
+  readonly squareChangedAt: Float64Array;
+  /** Squares lifted since the confirmed position: evidence for captures. */
+  readonly lifts: Lifts;
+  /** Squares taken for dead sensors: their readings are ignored (a new set at each change). */
+  mask: ReadonlySet<Square> = new Set();
+  /** The cells of the last position asked for (the game hands out one object per position). */
+  private expected: { readonly pos: Position; readonly cells: Cells } | undefined;
+
+  constructor(
+    private readonly sensing: Sensing,
+    bounceMs: number,
+    now: number,
+  ) {
+    this.readAt = now;
+    this.squareChangedAt = new Float64Array(90).fill(now);
+    this.lifts = new Lifts(bounceMs);
+  }
+
+  /** What `pos` shows the sensors, worked out once per position: every frame needs it. */
+  cellsOf(pos: Position): Cells {
+    if (this.expected?.pos !== pos) this.expected = { pos, cells: expectedCells(pos, this.sensing) };
+    return this.expected.cells;
+  }
+
+  /**
+   * A frame at `t` (read at the clock's `readAt`) that changed the board, `confirmed` the cells
+   * of the confirmed position. A dead sensor whose reading changes is alive after all: unmasked.
+   */
+  record(t: number, cells: Cells, readAt: number, confirmed: Cells): void {
+    const previous = this.cells;
+    const squareChangedAt = this.squareChangedAt;
+    let mask = this.mask;
+    for (let s = 0; s < 90; s++) {
+      if (previous !== undefined && previous[s] === cells[s]) continue;
+      squareChangedAt[s] = t;
+      if (mask.has(s)) {
+        mask = new Set(mask);
+        (mask as Set<Square>).delete(s);
+      }
+    }
+    this.mask = mask;
+    this.lifts.observe(confirmed, cells, t, mask);
+    this.cells = cells;
+    this.changedAt = t;
+    this.readAt = readAt;
+    this.frameAt = t;
+  }
+
+  /** A frame that shows the board unchanged: it is current at `t`. */
+  heartbeat(t: number): void {
+    this.frameAt = t;
+  }
+
+  /** A masked square changes in `cells` (its sensor is alive: the fault alert ends). */
+  unmasks(cells: Cells): boolean {
+    if (this.mask.size === 0 || this.cells === undefined) return false;
+    for (const s of this.mask) if (this.cells[s] !== cells[s]) return true;
+    return false;
+  }
+}

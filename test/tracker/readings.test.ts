@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import { Position, parseSquare } from '../../src/rules/index.js';
+import { createTrackerMachine, DEFAULT_TRACKER_OPTIONS } from '../../src/tracker/machine.js';
+import { expectedCells } from '../../src/tracker/reader.js';
+import { Readings } from '../../src/tracker/readings.js';
+
+const at = (name: string): number => parseSquare(name)!;
+const start = Position.default();
+const cells = expectedCells(start, 'occupancy');
+const without = (c: string, name: string): string => `${c.slice(0, at(name))}.${c.slice(at(name) + 1)}`;
+
+describe('readings', () => {
+  it('records a changed frame in place: the cells, when the board and each square changed, the lifts', () => {
+    const r = new Readings('occupancy', 35, 0);
+    const confirmed = r.cellsOf(start);
+    r.record(100, cells, 100, confirmed);
+    const squares = r.squareChangedAt;
+    r.record(200, without(cells, 'b0'), 201, confirmed);
+    expect(r.squareChangedAt).toBe(squares);
+    expect(r.cells).toBe(without(cells, 'b0'));
+    expect([r.changedAt, r.readAt, r.frameAt]).toEqual([200, 201, 200]);
+    expect(r.squareChangedAt[at('b0')]).toBe(200);
+    expect(r.squareChangedAt[at('c2')]).toBe(100);
+    expect([...r.lifts.at(300)]).toEqual([[at('b0'), 200]]);
+    r.heartbeat(400);
+    expect([r.changedAt, r.frameAt]).toEqual([200, 400]);
+  });
+
+  it('unmasks a dead sensor whose reading changes, and says so before', () => {
+    const r = new Readings('occupancy', 35, 0);
+    const confirmed = r.cellsOf(start);
+    r.record(100, cells, 100, confirmed);
+    r.mask = new Set([at('e3')]);
+    expect(r.unmasks(without(cells, 'b0'))).toBe(false);
+    expect(r.unmasks(without(cells, 'e3'))).toBe(true);
+    const mask = r.mask;
+    r.record(200, without(cells, 'e3'), 200, confirmed);
+    expect(r.mask.size).toBe(0);
+    expect(mask.size).toBe(1);
+  });
+
+  it('works out the cells of a position once', () => {
+    const r = new Readings('colour', 35, 0);
+    expect(r.cellsOf(start)).toBe(r.cellsOf(start));
+    expect(r.cellsOf(start)).toBe(expectedCells(start, 'colour'));
+  });
+});
+
+describe('the machine context', () => {
+  // xstate copies the context at every assign: from 20 keys on, V8 makes the copy a dictionary
+  // (20–30 times slower to copy, slower to read).
+  it('stays small enough to be copied as a fast object', () => {
+    const actor = createActor(createTrackerMachine(), {
+      input: {
+        options: { ...DEFAULT_TRACKER_OPTIONS, sensing: 'occupancy' },
+        game: {
+          position: start,
+          previous: undefined,
+          plies: 0,
+          over: false,
+          canPlayOn: false,
+          outcome: undefined,
+        },
+        now: () => 0,
+      },
+    });
+    expect(Object.keys(actor.getSnapshot().context).length).toBeLessThan(18);
+  });
+});
