@@ -91,6 +91,17 @@ export class LedsExtension implements Extension {
     this.unsubscribers.push(
       bus.on('tracker.state', (e) => update(e.board, (s) => ({ ...s, state: e.state, detail: e.detail }))),
       bus.on('tracker.alert', (e) => {
+        // What the reader cannot tell, and a sensor it no longer believes, stay lit while said.
+        if (e.alert.kind === 'ambiguous') {
+          const doubt = e.alert.candidates ?? [];
+          update(e.board, (s) => ({ ...s, doubt }));
+          return;
+        }
+        if (e.alert.kind === 'sensor_fault') {
+          const square = e.alert.square;
+          if (square) update(e.board, (s) => ({ ...s, faults: [...(s.faults ?? []), square] }));
+          return;
+        }
         if (e.alert.kind !== 'illegal_move') return;
         const { from, to, legalTargets } = e.alert;
         update(e.board, (s) => ({
@@ -106,8 +117,9 @@ export class LedsExtension implements Extension {
         update(e.board, (s) => (e.kind === 'engine' ? { ...s, expected: e.iccs } : { ...s, hint: e.iccs })),
       ),
       bus.on('tracker.alertCleared', (e) => {
-        if (e.kind !== 'illegal_move') return;
-        update(e.board, ({ illegal: _, ...s }) => s);
+        if (e.kind === 'ambiguous') update(e.board, ({ doubt: _, ...s }) => s);
+        else if (e.kind === 'sensor_fault') update(e.board, ({ faults: _, ...s }) => s);
+        else if (e.kind === 'illegal_move') update(e.board, ({ illegal: _, ...s }) => s);
       }),
       ...(['game.view', 'game.move', 'game.retract', 'game.over'] as const).map((name) =>
         bus.on(name, (e) =>

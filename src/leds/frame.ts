@@ -5,7 +5,8 @@
  * 1. the last move: its origin dim amber, its target amber;
  * 2. a hint (its move, both ends violet), then a general in check: red;
  * 3. a lifted piece: its square white, its legal targets green;
- * 4. a capture not yet certain: the candidate moves yellow;
+ * 4. a capture not yet certain, or a move recorded in doubt (an `ambiguous` alert standing): the
+ *    moves it may have been yellow; a sensor taken for dead: its point pink;
  * 5. an illegal placement: where it stands red, where it came from blue, where it may go green;
  *    then the engine's move in a game against it (both ends violet): shown over a piece lifted
  *    the wrong way, until the board matches;
@@ -25,6 +26,7 @@ export const COLOURS = {
   lifted: 'FFFFFF',
   target: '00FF00',
   candidate: 'FFFF00',
+  fault: 'FF0080',
   illegalAt: 'FF0000',
   illegalFrom: '0000FF',
   takeFrom: 'FF00FF',
@@ -42,6 +44,10 @@ export interface LedState {
   readonly expected?: string;
   /** The square of a general in check (ICCS square, `e0`). */
   readonly check?: string;
+  /** The moves an `ambiguous` alert says the board may show (ICCS lines), while it stands. */
+  readonly doubt?: readonly (readonly string[])[];
+  /** Squares whose sensor a `sensor_fault` alert names, while it stands. */
+  readonly faults?: readonly string[];
   /** The standing illegal placement, while its alert is raised. */
   readonly illegal?: {
     readonly from?: string;
@@ -76,13 +82,16 @@ export function ledFrame(input: LedState): string[] {
     for (const t of detail.targets ?? []) paint(t, COLOURS.target);
     for (const l of detail.lifted ?? []) paint(l, COLOURS.lifted);
   }
-  if (input.state === 'pending_capture') {
-    for (const line of detail.candidates ?? [])
-      for (const m of line) {
-        paint(m.slice(0, 2), COLOURS.candidate);
-        paint(m.slice(2, 4), COLOURS.candidate);
-      }
-  }
+  const candidates = [
+    ...(input.state === 'pending_capture' ? (detail.candidates ?? []) : []),
+    ...(input.doubt ?? []),
+  ];
+  for (const line of candidates)
+    for (const m of line) {
+      paint(m.slice(0, 2), COLOURS.candidate);
+      paint(m.slice(2, 4), COLOURS.candidate);
+    }
+  for (const sq of input.faults ?? []) paint(sq, COLOURS.fault);
   if (input.illegal) {
     for (const t of input.illegal.legalTargets ?? []) paint(t, COLOURS.target);
     paint(input.illegal.from, COLOURS.illegalFrom);

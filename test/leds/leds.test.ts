@@ -57,6 +57,16 @@ describe('ledFrame', () => {
     expect(lit(frame)).toEqual({ h2: 'FFFF00', h9: 'FFFF00', b2: 'FFFF00', b9: 'FFFF00' });
   });
 
+  it('shows the moves a doubt names yellow while it stands, and a sensor taken for dead pink', () => {
+    const frame = ledFrame({
+      state: 'awaiting_move',
+      lastMove: 'e4c5',
+      doubt: [['e4c5'], ['e4g5']],
+      faults: ['d0'],
+    });
+    expect(lit(frame)).toEqual({ e4: 'FFFF00', c5: 'FFFF00', g5: 'FFFF00', d0: 'FF0080' });
+  });
+
   it('shows an illegal placement: red where it stands, blue where it came from, green where it may go', () => {
     const frame = ledFrame({
       state: 'illegal',
