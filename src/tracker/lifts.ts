@@ -97,6 +97,11 @@ export class Lifts {
     return this.visits;
   }
 
+  /** When an empty point of the confirmed position first read occupied since then (any reading). */
+  firstVisit(sq: Square): number | undefined {
+    return this.visitTimes.get(sq)?.[0];
+  }
+
   /**
    * The spells an empty point of the confirmed position read occupied since then, flickers
    * (shorter than a bounce window, either way) left out: `[from, to)`, `to` infinite while it

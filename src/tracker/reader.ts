@@ -67,7 +67,7 @@ export interface Evidence {
   /** Empty points seen occupied since the confirmed position: where a sliding piece passed. */
   readonly visited?: ReadonlySet<Square>;
   /** When those points read occupied (./lifts.ts `spells`): a piece set down, then taken off. */
-  readonly history?: { spells(sq: Square): readonly Spell[] };
+  readonly history?: { spells(sq: Square): readonly Spell[]; firstVisit(sq: Square): number | undefined };
 }
 
 export interface ReaderInput {
@@ -170,6 +170,8 @@ interface Explanation {
   readonly offTrail: number;
   /** Near fits: `bad` is a piece off its point longer than a stray is believed. */
   readonly overdue: boolean;
+  /** Moves of the line that land on a masked point (a dead sensor: nothing shows them). */
+  readonly masked: number;
 }
 
 const MAX_LINES = 32;
@@ -283,6 +285,10 @@ export function judge(input: ReaderInput): Verdict {
   const doubtful = (e: Explanation): boolean =>
     e.hidden > 0 && e.line.length > 0 && (knockedByLast(e.line[0]!.from, ctx) || replyMayBeKnock(e, ctx));
   fits = least.every(doubtful) ? [...least, ...fits.filter(knocked)] : least;
+  // A move onto a point whose sensor is known dead is read from nothing at all: the last story
+  // left, below a capture nobody saw (which says so when it is committed).
+  const blindest = Math.min(...fits.map((e) => e.masked));
+  fits = fits.filter((e) => e.masked === blindest);
 
   // Every story has a piece off its point, and another's has been off longer than any knocked or
   // straightened piece stays off: which one went first tells nothing. A point reading so that long,
@@ -343,10 +349,6 @@ export function judge(input: ReaderInput): Verdict {
   // A piece from nowhere: nobody adds pieces in play, so a square that alone keeps the board from
   // fitting while the board shows more pieces than the game has is a sensor reading a piece that
   // is not there (it is masked at once; it is unmasked when its reading changes).
-  // Or it is where a piece of the side to move went from a point that still reads it: that
-  // point's sensor is stuck (a dead sensor reading occupied, its piece gone).
-  const stuck = stuckOrigin(input, ctx);
-  if (stuck !== undefined) return { kind: 'suspect', square: stuck, reads: 'occupied' };
   const phantom = phantomSquare(input, nearFits, ctx);
   if (phantom !== undefined) return { kind: 'suspect', square: phantom, reads: 'occupied', phantom: true };
 
@@ -387,32 +389,6 @@ function suspectDeadSquare(
   const sq = found[0];
   if (sq !== undefined) return { kind: 'suspect', square: sq, reads: obs[sq] === 0 ? 'empty' : 'occupied' };
   return { kind: 'unknown', recheckAt };
-}
-
-/**
- * One point shows a piece the game does not have, and exactly one piece of the side to move could
- * have gone there from a point that reads it still, unchanged for a while: the piece went, and
- * the sensor it left is stuck. Taken when the board, that point masked, reads as the move.
- */
-function stuckOrigin(input: ReaderInput, ctx: Ctx): Square | undefined {
-  if (input.probing) return undefined;
-  const { obs, mask } = ctx;
-  let appeared: Square | undefined;
-  for (let sq = 0; sq < 90; sq++) {
-    if (mask.has(sq) || obs[sq] === 0 || input.base.colorAt(sq) !== 0) continue;
-    if (appeared !== undefined) return undefined;
-    appeared = sq;
-  }
-  if (appeared === undefined) return undefined;
-  const side = input.base.turn === 'red' ? 1 : 2;
-  if (!matches(side, obs[appeared]!)) return undefined;
-  const stale = (sq: Square): boolean =>
-    !mask.has(sq) && obs[sq] !== 0 && ctx.now - (ctx.evidence.changedAt[sq] ?? 0) >= ctx.timing.maskAfterMs;
-  const origins = input.base.legalMovesFrom(stale).filter((m) => m.to === appeared);
-  if (origins.length !== 1) return undefined;
-  const from = origins[0]!.from;
-  const v = judge({ ...input, mask: new Set([...input.mask, from]), probing: true });
-  return v.kind === 'commit' && !v.revision ? from : undefined;
 }
 
 function overdueSensor(input: ReaderInput, nearFits: readonly Explanation[], ctx: Ctx): Square | undefined {
@@ -762,7 +738,7 @@ function blindCaptures(input: ReaderInput, moves: readonly Move[], ctx: Ctx): Mo
     if (pos.colorAt(m.to) !== 0 && isHidden(pos, m, false, moves[k - 1], ctx)) {
       const elsewhere = pos
         .legalDestinations(m.from)
-        .some((to) => to !== m.to && pos.colorAt(to) === 0 && ctx.obs[to] === 0 && !ctx.mask.has(to));
+        .some((to) => to !== m.to && pos.colorAt(to) === 0 && (ctx.obs[to] === 0 || ctx.mask.has(to)));
       if (elsewhere) out.push(m);
     }
     pos.play(m);
@@ -843,6 +819,9 @@ function earliestLanding(m: Move, ctx: Ctx): number {
   return spell !== undefined ? spell.from : left + MIN_CARRY_MS;
 }
 
+/** A slide reaches its next point within this long (a rest on the way is up to 600 ms, rule 11). */
+const SLIDE_STEP_MAX_MS = 700;
+
 /** A hand takes at least this long to carry a piece from one point to another and set it down. */
 export const MIN_CARRY_MS = 100;
 
@@ -860,15 +839,22 @@ function slideTrails(input: ReaderInput, obs: Uint8Array): Trail[] {
   const visited = input.evidence.visited;
   if (visited === undefined || visited.size < 2) return [];
   const out: Trail[] = [];
-  for (const from of input.evidence.lifted.keys()) {
+  const history = input.evidence.history;
+  for (const [from, left] of input.evidence.lifted) {
     for (const [df, dr] of ORTHOGONAL) {
       let reach: Square | undefined;
       let n = 0;
+      // A slide passes its points in order, each soon after the one before (it may rest on one,
+      // rule 11): flickers here and there along a line are no trail.
+      let at = left;
       for (
         let sq = squareAt(squareFile(from) + df, squareRank(from) + dr);
         sq !== undefined && visited.has(sq) && obs[sq] === 0 && !input.mask.has(sq);
         sq = squareAt(squareFile(sq) + df, squareRank(sq) + dr)
       ) {
+        const seen = history?.firstVisit(sq);
+        if (seen !== undefined && (seen < at || seen > at + SLIDE_STEP_MAX_MS)) break;
+        if (seen !== undefined) at = seen;
         reach = sq;
         n++;
       }
@@ -1112,8 +1098,12 @@ function add(
   const strayAt: Square[] = [];
   // The next mover takes a piece in hand only after the line's last move landed.
   // (It landed after its piece left, whether or not its landing changed the reading.)
+  // (A capture's landing is known only as a carry after its piece left: its reply comes at least
+  // REPLY_AFTER_LANDING_MS after that.)
   const last = line[line.length - 1];
-  const landed = last ? landingTime(last, ctx) : Number.NEGATIVE_INFINITY;
+  const landed = last
+    ? landingTime(last, ctx) + (ctx.captures.has(last) ? REPLY_AFTER_LANDING_MS : 0)
+    : Number.NEGATIVE_INFINITY;
   // The next mover's piece is the one that left first: a piece that left after it was knocked.
   if (hand.length > 1) {
     const leftAt = (sq: Square) => ctx.first.get(sq) ?? Number.POSITIVE_INFINITY;
@@ -1172,7 +1162,22 @@ function add(
   // A slide's trail that no move of the line travels: the piece went somewhere the line does not say.
   let offTrail = 0;
   for (const trail of ctx.trails) if (!line.some((m) => travels(m, trail))) offTrail++;
-  out.push({ line, revision, unexplained, offTrail, strays, strayAt, hidden, hand, expires, bad, overdue });
+  let masked = 0;
+  for (const m of line) if (mask.has(m.to)) masked++;
+  out.push({
+    line,
+    revision,
+    unexplained,
+    offTrail,
+    strays,
+    strayAt,
+    hidden,
+    hand,
+    expires,
+    bad,
+    overdue,
+    masked,
+  });
 }
 
 /** A single piece displaced where it may not legally go (judged against each root). */
