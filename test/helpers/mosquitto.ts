@@ -42,7 +42,7 @@ function mosquittoBinary(): string {
   const binary = which.stdout.trim().split('\n')[0];
   if (which.status !== 0 || !binary) {
     throw new Error(
-      'mosquitto is not installed: `apt-get install -y mosquitto` (it is in the APT_PACKAGES of .ci/run)',
+      'mosquitto is not installed: `apt-get install -y mosquitto` (SYSTEM_PACKAGES in scripts/system-deps.mjs, which npm test runs first)',
     );
   }
   return binary;
