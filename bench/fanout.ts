@@ -21,7 +21,7 @@ import { Controller } from '../src/controller/controller.js';
 import { readPgn } from '../src/record/pgn.js';
 import { type Move, Position } from '../src/rules/index.js';
 import { isExtendable } from '../src/tracker/reader.js';
-import { runMosquitto } from '../test/helpers/mosquitto.js';
+import { randomListenPort, runMosquitto } from '../test/helpers/mosquitto.js';
 import { monotonicMs } from './monotonic.js';
 import { percentile } from './mqtt.js';
 
@@ -348,7 +348,7 @@ export async function benchFanout(): Promise<void> {
         await benchControllerMemory(thread);
         break;
       } catch (e) {
-        if (attempt >= 3 || !/already in use/.test((e as Error).message)) throw e;
+        if (attempt >= 5 || !/already in use/.test((e as Error).message)) throw e;
       }
     }
   }
@@ -404,7 +404,8 @@ const rssMb = (pid: number): number => {
 async function benchControllerMemory(brokerThread: boolean): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'xqboard-bench-rss-'));
   const cli = fileURLToPath(new URL('../bin/xqboard.js', import.meta.url));
-  const wsPort = 20_000 + Math.floor(Math.random() * 40_000);
+  // `xqboard start` cannot be asked for a WebSocket on any free port (0 is none).
+  const wsPort = randomListenPort();
   const conf = join(dir, 'config.yaml');
   writeFileSync(
     conf,
