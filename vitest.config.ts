@@ -2,9 +2,9 @@ import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Projects: `unit` and `unit-mocks` (npm run test:fast, under a minute on two cores), and `oracle`,
- * run after them: the Fairy-Stockfish/ffish references, physical play over whole game collections,
- * the firmware in simavr, the page in Chromium. A new test file is a unit test unless it matches
+ * Projects: `unit` and `unit-mocks` (npm run test:fast; ~150 s of CPU, meant to be under a minute
+ * on two cores), and `oracle`, run after them: the Fairy-Stockfish/ffish references, physical play
+ * over whole game collections, the firmware in simavr, the page in Chromium. A new test file is a unit test unless it matches
  * ORACLE (or MOCKS, if it replaces a module).
  */
 const ORACLE = [

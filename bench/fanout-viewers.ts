@@ -1,14 +1,17 @@
 /**
  * The viewers of the fan-out benchmark, in a process of their own (so their MQTT parsing never
  * runs on the broker's event loop): `count` clients on `url` (mqtt:// or ws://) subscribed to
- * `topic`. Tells its parent (IPC) `ready` with the time it took to connect them all, then for each
- * message its receipt times (epoch ms, sub-millisecond) when asked to `report`.
+ * `topic`. Tells its parent (IPC) `ready` with the time it took to connect and subscribe them all,
+ * then for each message its receipt times (monotonic.ts, sub-millisecond) when asked to `report`.
+ * `unwatch` unsubscribes them all (connected, they get nothing while another group is measured on
+ * the same broker); `watch` forgets the receipts so far and subscribes them again.
  */
 import { connect, type MqttClient } from 'mqtt';
+import { monotonicMs } from './monotonic.js';
 
 const [url, topic, countText] = process.argv.slice(2);
 const count = Number(countText);
-const now = (): number => performance.timeOrigin + performance.now();
+const now = monotonicMs;
 const receipts = new Map<number, number[]>();
 const clients: MqttClient[] = [];
 
@@ -55,7 +58,16 @@ async function main(): Promise<void> {
 
 process.on('message', (m: { type: string }) => {
   if (m.type === 'report') process.send?.({ type: 'report', receipts: Object.fromEntries(receipts) });
-  else if (m.type === 'exit') {
+  else if (m.type === 'watch' || m.type === 'unwatch') {
+    receipts.clear();
+    const watch = m.type === 'watch';
+    void Promise.all(
+      clients.map((c) => (watch ? c.subscribeAsync(topic!, { qos: 0 }) : c.unsubscribeAsync(topic!))),
+    ).then(
+      () => process.send?.({ type: m.type }),
+      (e) => process.send?.({ type: 'error', message: (e as Error).message }),
+    );
+  } else if (m.type === 'exit') {
     for (const c of clients) c.end(true);
     setTimeout(() => process.exit(0), 100);
   }

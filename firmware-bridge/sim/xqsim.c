@@ -10,11 +10,13 @@
  *   glitch <sq> <us>    square <sq> reads the opposite for <us> microseconds (simulated);
  *                       answered "ok glitch <sq>" when it is back
  *   stats               prints "stats sim_ms=<n> scans=<n> chain_read_us=<x> led_frames=<n>
- *                       scan_gap_max_us=<x>" (scans = /PL pulses seen, or row 0 selections on a
- *                       matrix; chain_read_us = the last read, /PL low to /CE high, or row 0 low to
- *                       row 9 high; scan_gap_max_us = the longest time from one scan to the next
- *                       since `gap reset`)
- *   gap reset           starts a new scan_gap_max_us window
+ *                       scan_gap_max_us=<x> led_first_ms=<x> led_last_ms=<x>" (scans = /PL pulses
+ *                       seen, or row 0 selections on a matrix; chain_read_us = the last read, /PL
+ *                       low to /CE high, or row 0 low to row 9 high; scan_gap_max_us = the longest
+ *                       time from one scan to the next since `gap reset`; led_first_ms and
+ *                       led_last_ms = when the first and the last LED frame since `gap reset` were
+ *                       latched, simulated time, -1 for none)
+ *   gap reset           starts a new window for scan_gap_max_us, led_first_ms and led_last_ms
  *   leds                prints "leds frames=<n> grb=<hex> t0h_ns=<min>-<max> t1h_ns=<min>-<max>
  *                       period_ns=<min>-<max> low_max_ns=<n> show_us=<x> after_scan_us=<x>": the
  *                       last complete frame decoded from the WS2812 data pin (PA4), its timing, and
@@ -125,6 +127,8 @@ typedef struct {
 } led_frame_t;
 static led_frame_t led_cur, led_last;
 static unsigned long led_frames;
+/* Latch times (cycles) of the first and the last frame since `gap reset`; 0: none yet. */
+static avr_cycle_count_t led_first_latch, led_last_latch;
 static int led_level;
 static avr_cycle_count_t led_rise, led_fall;
 
@@ -139,6 +143,8 @@ static avr_cycle_count_t led_latch(struct avr_t *a, avr_cycle_count_t when, void
     led_cur.end = led_fall;
     led_last = led_cur;
     led_frames++;
+    if (!led_first_latch) led_first_latch = when;
+    led_last_latch = when;
   }
   led_reset_cur();
   return 0;
@@ -269,11 +275,14 @@ static void command(char *cmd) {
     avr_cycle_timer_register_usec(avr, (uint32_t)us, glitch_end, NULL);
     return;
   } else if (!strcmp(cmd, "stats")) {
-    printf("stats sim_ms=%llu scans=%lu chain_read_us=%.1f led_frames=%lu scan_gap_max_us=%.1f\n",
+    printf("stats sim_ms=%llu scans=%lu chain_read_us=%.1f led_frames=%lu scan_gap_max_us=%.1f "
+           "led_first_ms=%.3f led_last_ms=%.3f\n",
            (unsigned long long)(avr->cycle * 1000 / FREQ), scans, scan_cycles * 1e6 / FREQ, led_frames,
-           scan_gap_max * 1e6 / FREQ);
+           scan_gap_max * 1e6 / FREQ, led_first_latch ? led_first_latch * 1e3 / FREQ : -1.0,
+           led_last_latch ? led_last_latch * 1e3 / FREQ : -1.0);
   } else if (!strcmp(cmd, "gap reset")) {
     scan_gap_max = 0;
+    led_first_latch = led_last_latch = 0;
   } else if (!strcmp(cmd, "leds")) {
     print_leds();
   } else if (!strcmp(cmd, "quit")) {

@@ -260,10 +260,10 @@ export class Controller {
         this.logger.error(`mqtt.ca: cannot read ${config.mqtt.ca}: ${(e as Error).message}`);
       }
     }
-    const inProcess = this.broker?.instance;
+    const local = this.broker?.localClient();
     const bridge = new MqttBridge(this.context, {
       url,
-      ...(inProcess ? { inProcess } : {}),
+      ...(local ? { local } : {}),
       baseTopic: config.mqtt.baseTopic,
       version: VERSION,
       ...(login ? { username: login.username, password: login.password } : {}),

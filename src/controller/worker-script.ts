@@ -6,16 +6,25 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { type TransferListItem, Worker } from 'node:worker_threads';
 
 const bundles = new Map<string, string>();
 
-/** `self` is the module's `import.meta.url`; `entry` the build's entry name for it. */
-export function workerOf(self: string, entry: string, workerData: unknown): Worker {
+/**
+ * `self` is the module's `import.meta.url`; `entry` the build's entry name for it; `transferList`
+ * what `workerData` hands over (a MessagePort).
+ */
+export function workerOf(
+  self: string,
+  entry: string,
+  workerData: unknown,
+  transferList: readonly TransferListItem[] = [],
+): Worker {
+  const options = { workerData, transferList: [...transferList] };
   if (!self.endsWith('.ts')) {
     // dist/chunks/chunk-….js: the build's own worker entry when it has one.
     const built = new URL(`../${entry}.js`, self);
-    return new Worker(existsSync(fileURLToPath(built)) ? built : new URL(self), { workerData });
+    return new Worker(existsSync(fileURLToPath(built)) ? built : new URL(self), options);
   }
   let bundled = bundles.get(self);
   if (bundled === undefined) {
@@ -34,5 +43,5 @@ export function workerOf(self: string, entry: string, workerData: unknown): Work
     bundled = out.outputFiles[0]!.text;
     bundles.set(self, bundled);
   }
-  return new Worker(bundled, { eval: true, workerData });
+  return new Worker(bundled, { eval: true, ...options });
 }

@@ -4,9 +4,9 @@
  * its search ever runs on the controller's event loop (the move readers' timers keep firing).
  */
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
+import { resolvePackage } from '../util/require.js';
 import type { LineTransport } from './engine.js';
 
 /** An engine program (`path args…`) speaking on its standard input and output. */
@@ -74,7 +74,7 @@ require(workerData.script)().then((sf) => {
 
 /** Fairy-Stockfish WebAssembly (npm fairy-stockfish-nnue.wasm) in a worker thread. */
 export function fairyTransport(): LineTransport {
-  const script = createRequire(import.meta.url).resolve('fairy-stockfish-nnue.wasm/stockfish.js');
+  const script = resolvePackage('fairy-stockfish-nnue.wasm/stockfish.js');
   const worker = new Worker(WORKER, { eval: true, workerData: { script } });
   let killed = false;
   let onExit: ((reason: string) => void) | undefined;

@@ -191,12 +191,19 @@ const DUMMY_HASH = hashPassword('xqboard');
  * its logins are refused without a password check until then. Forgotten after a quiet minute.
  */
 export class LoginThrottle {
+  /** How much later each failed login of an address is answered than the one before. */
+  static readonly STEP_MS = 500;
+  /** At most this long between two answers. */
+  static readonly MAX_MS = 5000;
+  /** Answers owed this far ahead lock the address out. */
+  static readonly LOCK_MS = 30_000;
+
   private readonly failures = new Map<string, { count: number; last: number; until: number }>();
 
   constructor(
-    private readonly stepMs = 500,
-    private readonly maxMs = 5000,
-    private readonly lockMs = 30_000,
+    private readonly stepMs = LoginThrottle.STEP_MS,
+    private readonly maxMs = LoginThrottle.MAX_MS,
+    private readonly lockMs = LoginThrottle.LOCK_MS,
   ) {}
 
   /** How long to wait before answering a failed login from `address` (and counts it). */

@@ -5,7 +5,6 @@
  * and the boards' retained state again (the feed's). Every request payload is checked; a bad one
  * is answered with an error naming what is wrong.
  */
-import type { Aedes } from 'aedes';
 import type { ControllerContext, Extension, MqttPublisher } from '../controller/extension.js';
 import type { FeedMessage } from '../controller/feed.js';
 import { RATE_LIMITED, type RateLimiter } from '../controller/limits.js';
@@ -24,7 +23,7 @@ import {
   type ResponsePayload,
   type TopicSpec,
 } from './contract.js';
-import { type BridgeClient, InProcessClient } from './in-process.js';
+import type { BridgeClient } from './in-process.js';
 export interface BridgeOptions {
   /** Broker URL: `mqtt://host:port` or `ws://host:port`. */
   readonly url: string;
@@ -44,8 +43,11 @@ export interface BridgeOptions {
   readonly protocolVersion?: 4 | 5;
   /** How long `start` waits for the first connection before going on (it keeps trying). */
   readonly connectTimeoutMs?: number;
-  /** The embedded broker: connect inside the process, not over a socket (`url` is then only a name). */
-  readonly inProcess?: Aedes;
+  /**
+   * The embedded broker's own client for the bridge (inside the process, or over its thread's
+   * port), not a socket: `url` is then only a name.
+   */
+  readonly local?: BridgeClient;
 }
 
 export class MqttBridge implements Extension, MqttPublisher {
@@ -69,8 +71,8 @@ export class MqttBridge implements Extension, MqttPublisher {
     this.listen();
     const offline: BridgeStatePayload = { state: 'offline' };
     // mqtt.js is loaded only for an external broker.
-    const client: BridgeClient = this.options.inProcess
-      ? new InProcessClient(this.options.inProcess)
+    const client: BridgeClient = this.options.local
+      ? this.options.local
       : (await import('mqtt')).connect(this.options.url, {
           clientId:
             this.options.clientId ?? `xqboard-${process.pid}-${Math.random().toString(16).slice(2, 8)}`,
@@ -93,6 +95,11 @@ export class MqttBridge implements Extension, MqttPublisher {
     client.on('connect', () => this.onConnect());
     client.on('message', (topic, payload, packet) => this.onMessage(topic, payload, packet.retain === true));
     client.on('error', (e) => this.context.logger.warn(`mqtt: ${e.message}`));
+    // The broker's own client may have connected before it was handed over.
+    if (client.connected) {
+      this.onConnect();
+      return;
+    }
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         this.context.logger.warn(`mqtt: no connection to ${this.options.url} yet; still trying`);

@@ -2,12 +2,19 @@
  * The embedded broker in a worker thread of its own (`mqtt.brokerThread: true`): its fan-out to
  * many viewers then runs beside the controller's event loop instead of on it, so the move
  * reader's timers are not held up by it (`npm run bench -- fan-out` shows the loop delay both
- * ways). The controller's bridge then connects to it over TCP like any client. Same API as
+ * ways). The controller's bridge reaches it over a MessagePort (port-client.ts). Same API as
  * EmbeddedBroker (start gives the ports or the coded error). The access roles go in as data and
  * the worker builds the same checks (functions do not cross into a thread); their log lines come
  * back to the controller's logger.
  */
-import { isMainThread, type MessagePort, parentPort, type Worker, workerData } from 'node:worker_threads';
+import {
+  isMainThread,
+  MessageChannel,
+  type MessagePort,
+  parentPort,
+  type Worker,
+  workerData,
+} from 'node:worker_threads';
 import type { AccessConfig } from '../config/schema.js';
 import { RateLimiter } from '../controller/limits.js';
 import { workerOf } from '../controller/worker-script.js';
@@ -15,6 +22,8 @@ import type { Logger } from '../util/log.js';
 import type { Result } from '../util/result.js';
 import { AccessList } from './access.js';
 import { type BrokerAddress, type BrokerError, type BrokerOptions, EmbeddedBroker } from './broker.js';
+import type { BridgeClient } from './in-process.js';
+import { PortClient, serveOverPort } from './port-client.js';
 
 const MARK = 'xqboardBrokerWorker';
 
@@ -47,7 +56,8 @@ function forwardingLogger(port: MessagePort): Logger {
 
 if (!isMainThread && (workerData as Record<string, unknown> | null)?.[MARK] === true && parentPort) {
   const port = parentPort;
-  const { guard, ...options } = (workerData as { options: ThreadedBrokerOptions }).options;
+  const data = workerData as { options: ThreadedBrokerOptions; bridge: MessagePort };
+  const { guard, ...options } = data.options;
   const broker = new EmbeddedBroker({
     ...options,
     ...(guard
@@ -62,7 +72,12 @@ if (!isMainThread && (workerData as Record<string, unknown> | null)?.[MARK] === 
         }
       : {}),
   });
-  void broker.start().then((result) => port.postMessage({ type: 'started', result } satisfies Started));
+  void broker.start().then((result) => {
+    // The controller's bridge, inside this thread's broker.
+    const client = broker.localClient();
+    if (result.ok && client) serveOverPort(client, data.bridge);
+    port.postMessage({ type: 'started', result } satisfies Started);
+  });
   port.on('message', (m: { type: string }) => {
     if (m.type === 'stop') void broker.stop().then(() => port.postMessage({ type: 'stopped' }));
   });
@@ -70,6 +85,7 @@ if (!isMainThread && (workerData as Record<string, unknown> | null)?.[MARK] === 
 
 export class ThreadedBroker {
   private worker: Worker | undefined;
+  private bridge: MessagePort | undefined;
 
   constructor(
     private readonly options: ThreadedBrokerOptions,
@@ -77,8 +93,15 @@ export class ThreadedBroker {
   ) {}
 
   async start(): Promise<Result<BrokerAddress, BrokerError>> {
-    const worker = workerOf(import.meta.url, 'broker-worker', { [MARK]: true, options: this.options });
+    const channel = new MessageChannel();
+    const worker = workerOf(
+      import.meta.url,
+      'broker-worker',
+      { [MARK]: true, options: this.options, bridge: channel.port2 },
+      [channel.port2],
+    );
     this.worker = worker;
+    this.bridge = channel.port1;
     const started = await new Promise<Result<BrokerAddress, BrokerError>>((resolve, reject) => {
       worker.once('error', reject);
       worker.on('message', (m: Started | LogLine) => {
@@ -90,14 +113,16 @@ export class ThreadedBroker {
     return started;
   }
 
-  /** Not in this thread: the bridge connects over TCP. */
-  get instance(): undefined {
-    return undefined;
+  /** The controller's own client of the broker, over the thread's MessagePort (once started). */
+  localClient(): BridgeClient | undefined {
+    return this.bridge && new PortClient(this.bridge);
   }
 
   async stop(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
+    this.bridge?.close();
+    this.bridge = undefined;
     if (!worker) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, 3000);

@@ -11,6 +11,7 @@ import { Aedes } from 'aedes';
 import { WebSocketServer } from 'ws';
 import { type CodedError, err, ok, type Result } from '../util/result.js';
 import { type GuardOptions, guardBroker } from './guard.js';
+import { type BridgeClient, InProcessClient } from './in-process.js';
 import { WebSocketDuplex } from './ws-transport.js';
 
 export type BrokerErrorCode = 'port_in_use' | 'listen_failed';
@@ -127,9 +128,9 @@ export class EmbeddedBroker {
     return ok({ tlsPort: tlsPort.value, wssPort: wssPort.value });
   }
 
-  /** The broker itself, for the controller's own in-process connection (in-process.ts). */
-  get instance(): Aedes | undefined {
-    return this.aedes;
+  /** The controller's own client of the broker, inside the process (in-process.ts), once started. */
+  localClient(): BridgeClient | undefined {
+    return this.aedes && new InProcessClient(this.aedes);
   }
 
   /** Clients connected now (the controller's bridge included). */

@@ -8,9 +8,7 @@
  */
 import type { GameView, MoveInfo } from '../controller/bus.js';
 import { makeChinese, makeWxf } from '../notation/index.js';
-import { makeFen } from '../rules/fen.js';
-import { parseIccs } from '../rules/iccs.js';
-import { Position } from '../rules/position.js';
+import { makeFen, Position, parseIccs } from '../rules/index.js';
 import type { MoveRecordPayload, PublicMovePayload } from './contract.js';
 
 /** A record before the feed numbers it. */

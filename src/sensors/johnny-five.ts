@@ -18,10 +18,10 @@
  * ranks from Red's back rank; a board wired differently passes its own `squareOfInput`.
  */
 import type { EventEmitter } from 'node:events';
-import { createRequire } from 'node:module';
 import type { SerialPort } from 'serialport';
 import { type Clock, systemClock } from '../util/clock.js';
 import { Listeners } from '../util/listeners.js';
+import { requirePackage } from '../util/require.js';
 import { createPort, type SerialBinding } from './serial.js';
 import type { Cells } from './snapshot.js';
 import type { SensorEvent, SensorListener, SensorSource, SourceHealth } from './source.js';
@@ -69,8 +69,6 @@ interface FiveModule {
 }
 type FirmataModule = { Firmata: new (transport: unknown, options: Record<string, unknown>) => FirmataIo };
 
-const require = createRequire(import.meta.url);
-
 export class JohnnyFiveSource implements SensorSource {
   readonly id: string;
   readonly sensing = 'occupancy' as const;
@@ -107,8 +105,8 @@ export class JohnnyFiveSource implements SensorSource {
   /** Resolves once the board is ready, or once it has failed (a `link` event says why). */
   start(): Promise<void> {
     if (this.io) return Promise.resolve();
-    const five = require('johnny-five') as FiveModule;
-    const { Firmata } = require('firmata-io') as FirmataModule;
+    const five = requirePackage('johnny-five') as FiveModule;
+    const { Firmata } = requirePackage('firmata-io') as FirmataModule;
     this.raw = this.addresses.map(() => undefined);
     this.cells = undefined;
     this.linkReported = undefined;

@@ -1,13 +1,14 @@
 /**
  * The controller's service log: pino behind the small interface the call sites use. One JSON line
  * per event when the output is not a terminal (journald, log shippers), readable lines on a
- * terminal (pino-pretty). Both write synchronously: the last lines before an exit are never lost.
+ * terminal (pino-pretty, loaded only then). Both write synchronously: the last lines before an exit are never lost.
  * A board's parts log through `logger.child({ board })`, so every line of a board carries its id.
  */
 import pino from 'pino';
-import pretty from 'pino-pretty';
+import type prettyFactory from 'pino-pretty';
 
 import type { LogLevel } from './log-level.js';
+import { requirePackage } from './require.js';
 
 export { LOG_LEVELS, type LogLevel } from './log-level.js';
 
@@ -46,7 +47,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const tty = fd === 2 ? process.stderr.isTTY === true : fd === 1 ? process.stdout.isTTY === true : false;
   const readable = options.pretty ?? tty;
   const stream = readable
-    ? pretty({
+    ? (requirePackage('pino-pretty') as typeof prettyFactory)({
         destination: fd,
         sync: true,
         colorize: tty,

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import { Controller } from '../../src/controller/controller.js';
 import { performRequest } from '../../src/controller/requests.js';
+import { makeSquareName, Position, parseIccs } from '../../src/rules/index.js';
 import { type RunningMosquitto, runMosquitto } from '../helpers/mosquitto.js';
 import { Recorder } from '../mqtt/support.js';
 
@@ -171,6 +172,35 @@ async function openViewer(query = ''): Promise<{ page: Page; errors: string[] }>
   return { page, errors };
 }
 
+/** The pieces after `moves` as the viewer page draws them: `<square> <colour>`, sorted. */
+function piecesAfter(moves: string[]): string[] {
+  const position = Position.default();
+  for (const iccs of moves) {
+    const move = parseIccs(iccs);
+    if (!move.ok) throw new Error(iccs);
+    position.play(move.value);
+  }
+  const out: string[] = [];
+  position.toSetup().board.forEach((piece, sq) => {
+    if (piece) out.push(`${makeSquareName(sq)} ${piece.color}`);
+  });
+  return out.sort();
+}
+
+/** The pieces an overview card draws, as `piecesAfter` has them. */
+async function cardPieces(page: Page, board: string): Promise<string[]> {
+  const pieces = await page
+    .locator(`.vcard[data-board="${board}"] .piece`)
+    .evaluateAll((els) => els.map((e) => [e.getAttribute('data-square'), e.getAttribute('class')]));
+  return pieces.map(([sq, cls]) => `${sq} ${/\bred\b/.test(cls ?? '') ? 'red' : 'black'}`).sort();
+}
+
+/** A clock's time as the viewer page writes it (m:ss). */
+const clockText = (ms: number): string => {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+};
+
 /** The moves a viewer page shows for a board (its page), by their ICCS. */
 async function pageMoves(page: Page): Promise<string[]> {
   return page
@@ -195,6 +225,16 @@ describe('venue broker bridged to a public broker', () => {
       if (payload.length > 0 && !arrived.has(topic)) arrived.set(topic, Date.now());
     });
     const overview = await openViewer();
+    // When each card first showed each ply (the page's clock is this machine's, as Date.now()).
+    await overview.page.evaluate(`(() => {
+      window.plyShownAt = {};
+      setInterval(() => {
+        for (const card of document.querySelectorAll('.vcard')) {
+          const at = (window.plyShownAt[card.dataset.board] ??= {});
+          for (let k = 1; k <= Number(card.dataset.ply); k++) at[k] ??= Date.now();
+        }
+      }, 20);
+    })()`);
     const [b1, b2] = await Promise.all([
       play('b1', GAMES.b1!.slice(0, 2)),
       play('b2', GAMES.b2!.slice(0, 2)),
@@ -212,6 +252,23 @@ describe('venue broker bridged to a public broker', () => {
         expect(at - t).toBeLessThan(DELAY_MS + 3000);
       }
     }
+    // The page too: it showed no move before the delay after it was played.
+    const card = (b: string) => overview.page.locator(`.vcard[data-board="${b}"]`);
+    const shownAt = async () =>
+      (await overview.page.evaluate('window.plyShownAt')) as Record<string, Record<string, number>>;
+    await waitFor('the overview at two moves each', async () => {
+      const at = await shownAt();
+      return at.b1?.[2] !== undefined && at.b2?.[2] !== undefined;
+    });
+    const shown = await shownAt();
+    for (const [board, times] of [
+      ['b1', b1],
+      ['b2', b2],
+    ] as const) {
+      for (const [i, t] of times.entries())
+        expect(shown[board]![i + 1]! - t).toBeGreaterThanOrEqual(DELAY_MS - 50);
+    }
+    expect(await cardPieces(overview.page, 'b1')).toEqual(piecesAfter(first.b1));
     // Nothing but the public mirror crossed the bridge: no request, response, alert or state.
     expect(viewer.messages.every((m) => m.topic.startsWith('ev/public/'))).toBe(true);
     const seen = gamesSeen(viewer);
@@ -240,7 +297,6 @@ describe('venue broker bridged to a public broker', () => {
     await viewer.until('both whole after the public restart', whole(viewer, GAMES), 30_000);
 
     // The page open all along (it reconnected by itself): both boards, whole, with players and clocks.
-    const card = (b: string) => overview.page.locator(`.vcard[data-board="${b}"]`);
     await waitFor(
       'the overview, whole',
       async () =>
@@ -249,8 +305,16 @@ describe('venue broker bridged to a public broker', () => {
     );
     expect(await card('b1').locator('.players').textContent()).toContain('Hu Ronghua');
     expect(await card('b2').locator('.players').textContent()).toContain('Lü Qin');
-    expect(await card('b1').locator('.vclock').count()).toBe(2);
-    expect(await card('b1').locator('.piece').count()).toBe(32);
+    // Exactly the games: every piece where the moves put it.
+    for (const b of ['b1', 'b2']) expect(await cardPieces(overview.page, b)).toEqual(piecesAfter(GAMES[b]!));
+    // The clocks: the side not to move shows the time the last status gave it (Red runs now).
+    const final = gamesSeen(viewer);
+    for (const b of ['b1', 'b2']) {
+      const clock = final[b]!.status.clock as { red: number; black: number; running: string };
+      expect(clock.running).toBe('red');
+      expect(await card(b).locator('.vclock.black').textContent()).toBe(clockText(clock.black));
+      expect(await card(b).locator('.vclock.red').textContent()).toMatch(/^1[45]:\d\d$/);
+    }
     // It fits a 390 px phone: nothing wider than the screen.
     expect(Number(await overview.page.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(
       390,

@@ -8,9 +8,7 @@ import { DelayedFeed } from '../../src/broadcast/delay.js';
 import { PublicMirror } from '../../src/broadcast/public.js';
 import { Bus, type GameView } from '../../src/controller/bus.js';
 import { BoardFeed } from '../../src/controller/feed.js';
-import { INITIAL_FEN } from '../../src/rules/fen.js';
-import { parseIccs } from '../../src/rules/iccs.js';
-import { Position } from '../../src/rules/position.js';
+import { INITIAL_FEN, Position, parseIccs } from '../../src/rules/index.js';
 
 /** A game view as a session announces it, after `moves`. */
 function view(game: string, moves: string[], status: GameView['status'] = 'playing'): GameView {

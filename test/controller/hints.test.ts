@@ -1,7 +1,7 @@
 /**
  * Hints from the embedded Fairy-Stockfish (WebAssembly, in its worker thread) on a controller
  * with a simulated board: a hint names its move in three notations with the evaluation and the
- * depth; hints asked back to back while the board plays do not delay the moves' announcements; a
+ * depth; a hint searching while a move is played does not delay its announcement; a
  * hint whose position changes before the engine answers is cancelled; both clock buttons pressed
  * together ask for a hint.
  */
@@ -19,13 +19,21 @@ const rig = useControllerRig('xqboard-hints-');
 const start = (engine: Record<string, unknown> = {}) =>
   rig.start({ engine: { hint: { movetimeMs: 300 }, ...engine } });
 
-/** Plays `moves` on the simulated board as a hand would; the time from the piece set down to its announcement. */
-async function playMoves(session: BoardSession, moves: readonly Move[]): Promise<number[]> {
+/**
+ * Plays `moves` on the simulated board as a hand would; the time from the piece set down to its
+ * announcement. `before(i)` runs before the i-th move is lifted.
+ */
+async function playMoves(
+  session: BoardSession,
+  moves: readonly Move[],
+  before?: (i: number) => void | Promise<void>,
+): Promise<number[]> {
   const sim = session.simulator!;
   const latencies: number[] = [];
   const pos = Position.fromFen(session.view().fen);
   if (!pos.ok) throw new Error('bad position');
-  for (const move of moves) {
+  for (const [i, move] of moves.entries()) {
+    await before?.(i);
     sim.lift(move.from);
     await sleep(60);
     if (sim.pieceAt(move.to)) {
@@ -76,29 +84,28 @@ describe('hints from the embedded engine', () => {
     expect(seen[0]).toMatchObject({ board: 'b1', kind: 'hint', iccs: h.iccs, ply: 1 });
   });
 
-  it('hints asked back to back while the board plays: moves are announced as fast as without hints', async () => {
+  it('a hint searching while a move is played: the move is announced as fast as without one', async () => {
     const session = await start();
     const moves = gameMoves().slice(0, 24);
     await session.hint(); // the engine loaded: what is measured is searching, not loading
-    const quiet = await playMoves(session, moves.slice(0, 12));
-    let running = true;
-    let hints = 0;
-    let cancelled = 0;
-    const hinting = (async () => {
-      while (running) {
-        const r = await session.hint();
-        if (r.ok) hints++;
-        else cancelled++;
-      }
-    })();
-    const busy = await playMoves(session, moves.slice(12, 24));
-    running = false;
-    await hinting;
-    // The engine was busy the whole time (a hint is cancelled when a move lands before it is found).
-    expect(hints + cancelled).toBeGreaterThanOrEqual(6);
+    // Every other move is played while a hint searches (300 ms, asked 50 ms before the lift; the
+    // move cancels it): the moves with and without a search interleave, so a change in the
+    // machine's load between two halves of the test cannot pass for the engine's doing.
+    const hints: ReturnType<BoardSession['hint']>[] = [];
+    const latencies = await playMoves(session, moves, async (i) => {
+      if (i % 2 === 0) return;
+      hints.push(session.hint());
+      await sleep(50);
+    });
+    const outcomes = await Promise.all(hints);
+    const busy = latencies.filter((_, i) => i % 2 === 1);
+    const quiet = latencies.filter((_, i) => i % 2 === 0);
+    // The searches were under way when the moves landed: the moves cut them short.
+    const cut = outcomes.filter((r) => !r.ok && /position changed/.test(r.error.message));
+    expect(cut.length, JSON.stringify(outcomes)).toBeGreaterThanOrEqual(6);
     const worst = (v: number[]) => Math.max(...v);
     // Normal latency: the settle window (130 ms) for a piece that could slide on, the bounce
-    // window (35 ms) otherwise, plus the journal's write. Hints add nothing to it.
+    // window (35 ms) otherwise, plus the journal's write. A search adds nothing to it.
     expect(
       worst(busy),
       `busy ${busy.map((v) => v.toFixed(0))} quiet ${quiet.map((v) => v.toFixed(0))}`,
@@ -115,8 +122,8 @@ describe('hints from the embedded engine', () => {
     const r = await pending;
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.message).toMatch(/position changed/);
-    // Stopped, not searched to the end of its 5 s.
-    expect(performance.now() - asked).toBeLessThan(3000);
+    // Stopped, not searched to the end of its 5 s (the move itself takes a few hundred ms).
+    expect(performance.now() - asked).toBeLessThan(4500);
   }, 30_000);
 
   it('both clock buttons pressed together ask for a hint', async () => {

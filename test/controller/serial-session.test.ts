@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Bus, type BusEvents } from '../../src/controller/bus.js';
-import { defaultSetup } from '../../src/rules/setup.js';
+import { defaultSetup } from '../../src/rules/index.js';
 import { SerialSource } from '../../src/sensors/serial.js';
 import { cellsOf } from '../../src/sensors/snapshot.js';
 import { ManualClock } from '../../src/util/clock.js';

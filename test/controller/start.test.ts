@@ -2,11 +2,12 @@
  * `xqboard start` as users run it: the built command in a child process, with a configuration on
  * free ports. A client sees the bridge online, plays a move on the simulated board through a
  * request, sees it published; SIGTERM ends it cleanly (offline, exit 0). Its log on standard error
- * (not a terminal here) is one JSON line per event, the board's lines with the board's id. A port
+ * (not a terminal here) is one JSON line per event, the board's lines with the board's id, at the
+ * configuration's level or --log-level's. A port
  * already taken is reported by name with the way to change it, in plain text.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -161,6 +162,37 @@ describe('xqboard start', () => {
     const run = start(['--config', file]);
     expect(await run.exit).toBe(2);
     expect(run.stderr()).toMatch(/^xqboard start: .*bad\.yaml:2: mqtt\.prot: unknown key "prot"/);
+  });
+
+  it("logs at the configuration's log.level, and at --log-level over it", async () => {
+    const file = writeConfig(1883, 0);
+    appendFileSync(file, 'log: { level: warn }\n');
+    // At warn it runs (its game is journaled) and writes no info line, not even the stop's.
+    const quiet = start(['--config', file, '--mqtt-port', '0']);
+    const journaled = () => {
+      try {
+        return readdirSync(join(dir, 'games')).some((f) => f.endsWith('.journal.jsonl'));
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 300 && !journaled() && quiet.child.exitCode === null; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(journaled(), quiet.stderr()).toBe(true);
+    quiet.child.kill('SIGTERM');
+    expect(await quiet.exit).toBe(0);
+    expect(logLines(quiet).filter((l) => l.level < 40)).toEqual([]);
+    // --log-level info over the file's warn: the info lines are back.
+    const loud = start(['--config', file, '--mqtt-port', '0', '--log-level', 'info']);
+    try {
+      await brokerPort(loud);
+      loud.child.kill('SIGTERM');
+      expect(await loud.exit).toBe(0);
+      expect(logLines(loud).at(-2)).toMatchObject({ level: 30, msg: 'stopping (SIGTERM)' });
+    } finally {
+      loud.child.kill('SIGKILL');
+    }
   });
 
   it('refuses a log level it does not know, in plain text, with exit status 2', async () => {

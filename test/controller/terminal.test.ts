@@ -58,6 +58,22 @@ async function rig(tty: boolean, withClock = false) {
   return { clock, session, view, written, type, quits: () => quits };
 }
 
+const ESC = String.fromCharCode(27);
+
+/**
+ * The terminal's screen once it shows `what` (a redraw comes at most every 40 ms, on a real timer,
+ * after the move has been journaled): waited for, up to 10 s, not slept on. Throws with the last
+ * screen if it never does.
+ */
+async function screenShowing(t: { written: string[] }, what: (screen: string) => boolean): Promise<string> {
+  const now = () => (t.written.at(-1) ?? '').replace(new RegExp(`${ESC}\\[[0-9;]*[A-Za-z]`, 'g'), '');
+  for (const until = Date.now() + 10_000; !what(now()); ) {
+    if (Date.now() > until) throw new Error(`the terminal never showed what was expected:\n${now()}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return now();
+}
+
 describe('terminal', () => {
   it('plays typed moves (any notation) on the simulated board and prints them', async () => {
     const t = await rig(false);
@@ -81,9 +97,7 @@ describe('terminal', () => {
     const t = await rig(true);
     await t.type('h2e2');
     t.clock.advance(800);
-    await new Promise((r) => setTimeout(r, 80));
-    const ESC = String.fromCharCode(27);
-    const screen = t.written.at(-1)!.replace(new RegExp(`${ESC}\\[[0-9;]*[A-Za-z]`, 'g'), '');
+    const screen = await screenShowing(t, (s) => s.includes('ply 1, black to move'));
     expect(screen).toContain('board1');
     expect(screen).toContain('ply 1, black to move');
     expect(screen).toContain('moves: 1. 炮二平五');
@@ -99,14 +113,8 @@ describe('terminal', () => {
 
   it('shows the alerts active now, the reason for an illegal move, the clock and the winner after a mate', async () => {
     const t = await rig(true, true);
-    const ESC = String.fromCharCode(27);
-    const screen = async () => {
-      await new Promise((r) => setTimeout(r, 80));
-      return t.written.at(-1)!.replace(new RegExp(`${ESC}\\[[0-9;]*[A-Za-z]`, 'g'), '');
-    };
     await t.type('h0h9');
-    const first = await screen();
-    expect(first).toContain("illegal_move: 'h0h9' is not legal");
+    const first = await screenShowing(t, (s) => s.includes("illegal_move: 'h0h9' is not legal"));
     expect(first).toContain('clock: red 10:00  black 10:00');
     // A piece set down where it may not go: the alert shows while it stands, and not after.
     const sim = t.session.simulator!;
@@ -114,12 +122,12 @@ describe('terminal', () => {
     t.clock.advance(100);
     sim.place(parseSquare('e2')!);
     t.clock.advance(500);
-    expect(await screen()).toMatch(/alert: .*general/);
+    await screenShowing(t, (s) => /alert: .*general/.test(s));
     sim.lift(parseSquare('e2')!);
     t.clock.advance(100);
     sim.place(parseSquare('e0')!);
     t.clock.advance(500);
-    expect(await screen()).not.toContain('alert:');
+    await screenShowing(t, (s) => !s.includes('alert:'));
     // Mate: the winner is named.
     await t.type('new 4k4/8R/9/9/9/9/9/9/9/R2K5 w - - 0 1');
     t.clock.advance(100);
@@ -127,8 +135,7 @@ describe('terminal', () => {
     await t.type('a0a9');
     t.clock.advance(800);
     await new Promise((r) => setImmediate(r));
-    const mated = await screen();
-    expect(mated).toContain('1-0 red wins (checkmate)');
+    const mated = await screenShowing(t, (s) => s.includes('1-0 red wins (checkmate)'));
     expect(mated).toContain('last move: 1. a0a9');
     await t.view.stop();
     await t.session.stop();

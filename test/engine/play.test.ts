@@ -13,9 +13,7 @@ import { describe, expect, it } from 'vitest';
 import type { BusEvents } from '../../src/controller/bus.js';
 import { performRequest } from '../../src/controller/requests.js';
 import { parseGame } from '../../src/record/pgn.js';
-import { makeIccs, parseIccs } from '../../src/rules/iccs.js';
-import { Position } from '../../src/rules/position.js';
-import { makeSquareName } from '../../src/rules/types.js';
+import { makeIccs, makeSquareName, Position, parseIccs } from '../../src/rules/index.js';
 import { useControllerRig } from './rig.js';
 
 /** Red (the engine): chariot and advisor against a lone general, mate in a few moves. */

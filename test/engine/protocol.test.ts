@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Dialect, type EngineEvent, ProtocolEngine } from '../../src/engine/engine.js';
 import { processTransport } from '../../src/engine/transport.js';
-import { INITIAL_FEN } from '../../src/rules/fen.js';
+import { INITIAL_FEN } from '../../src/rules/index.js';
 
 const FAKE = fileURLToPath(new URL('./fake-engine.mjs', import.meta.url));
 

@@ -8,8 +8,6 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 export const FIRMWARE_DIR = fileURLToPath(new URL('../../firmware-bridge/', import.meta.url));
-const TOOLCHAIN =
-  'gcc-avr avr-libc arduino-core-avr simavr libsimavr-dev libsimavrparts1 libelf-dev pkg-config make gcc';
 
 /** Runs make in firmware-bridge; throws (failing the suite, never skipping it) with make's output. */
 export function make(...targets: string[]): string {
@@ -18,7 +16,8 @@ export function make(...targets: string[]): string {
     const output = `${r.stdout ?? ''}${r.stderr ?? ''}`.split('\n').slice(-25).join('\n');
     throw new Error(
       `make ${targets.join(' ')} failed (${r.error?.message ?? `exit ${r.status}`}). ` +
-        `The firmware toolchain is required (Debian: apt-get install ${TOOLCHAIN}).\n${output}`,
+        'The firmware toolchain and simavr are required: `node scripts/system-deps.mjs` installs them ' +
+        `(SYSTEM_PACKAGES there; npm test runs it first).\n${output}`,
     );
   }
   return r.stdout;
@@ -35,6 +34,9 @@ export interface SimStats {
   ledFrames: number;
   /** Longest time from one scan to the next since `resetGap()` (or the start). */
   scanGapMaxUs: number;
+  /** Simulated time the first and the last LED frame since `resetGap()` were latched (-1: none). */
+  ledFirstMs: number;
+  ledLastMs: number;
 }
 
 export interface LedCapture {
@@ -115,19 +117,17 @@ export class SimHarness {
     this.child.stdin.write('stats\n');
     const line = await this.nextLine((l) => l.startsWith('stats '));
     const m =
-      /sim_ms=(\d+) scans=(\d+) chain_read_us=([\d.]+) led_frames=(\d+) scan_gap_max_us=([\d.]+)/.exec(line);
+      /sim_ms=(\d+) scans=(\d+) chain_read_us=([\d.]+) led_frames=(\d+) scan_gap_max_us=([\d.]+) led_first_ms=(-?[\d.]+) led_last_ms=(-?[\d.]+)/.exec(
+        line,
+      );
     if (!m) throw new Error(`xqsim: unexpected stats line '${line}'`);
-    const [simMs, scans, chainReadUs, ledFrames, scanGapMaxUs] = m.slice(1).map(Number) as [
-      number,
-      number,
-      number,
-      number,
-      number,
-    ];
-    return { simMs, scans, chainReadUs, ledFrames, scanGapMaxUs };
+    const [simMs, scans, chainReadUs, ledFrames, scanGapMaxUs, ledFirstMs, ledLastMs] = m
+      .slice(1)
+      .map(Number) as [number, number, number, number, number, number, number];
+    return { simMs, scans, chainReadUs, ledFrames, scanGapMaxUs, ledFirstMs, ledLastMs };
   }
 
-  /** Starts a new window for `scanGapMaxUs`. */
+  /** Starts a new window for `scanGapMaxUs`, `ledFirstMs` and `ledLastMs`. */
   async resetGap(): Promise<void> {
     await this.command('gap reset');
   }

@@ -42,20 +42,25 @@ function mosquittoBinary(): string {
   const binary = which.stdout.trim().split('\n')[0];
   if (which.status !== 0 || !binary) {
     throw new Error(
-      'mosquitto is not installed: `apt-get install -y mosquitto` (it is in the APT_PACKAGES of .ci/run)',
+      'mosquitto is not installed: `apt-get install -y mosquitto` (SYSTEM_PACKAGES in scripts/system-deps.mjs, which npm test runs first)',
     );
   }
   return binary;
 }
 
-const randomPort = (): number => 20_000 + Math.floor(Math.random() * 40_000);
+/**
+ * A random port to listen on, for a program that cannot be told to take any free one: below
+ * Linux's ephemeral range (32768–60999), where the client sockets of the tests and benchmarks
+ * (thousands of viewers) never sit; a port taken anyway is tried again on another.
+ */
+export const randomListenPort = (): number => 20_000 + Math.floor(Math.random() * 12_000);
 
 export async function runMosquitto(options: MosquittoOptions = {}): Promise<RunningMosquitto> {
   const binary = mosquittoBinary();
   const failures: string[] = [];
   for (let attempt = 0; attempt < 8; attempt++) {
-    const port = randomPort();
-    const wsPort = options.websockets ? randomPort() : undefined;
+    const port = randomListenPort();
+    const wsPort = options.websockets ? randomListenPort() : undefined;
     const dir = mkdtempSync(join(tmpdir(), 'xqboard-mosquitto-'));
     const conf = join(dir, 'mosquitto.conf');
     writeFileSync(

@@ -1,6 +1,6 @@
 /**
  * The embedded broker in its own worker thread (`mqtt.brokerThread: true`): the controller starts
- * it, its bridge reaches it over TCP, viewers over TCP and WebSocket get the moves, a port in use
+ * it, its bridge reaches it over a MessagePort, viewers over TCP and WebSocket get the moves, a port in use
  * is the same coded error, and it stops cleanly.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -3,7 +3,8 @@
  * the board is drawn as a xiangqi board, a click on a piece then on a target plays the move on the
  * simulator (the session and MQTT see it), the move list follows the notation toggle, the move
  * reader's state (a lifted piece, an illegal move) shows, and a reload finds the same game live.
- * Chromium comes from Debian (`apt-get install chromium`, see .ci/run): without it this fails.
+ * Chromium comes from Debian (`apt-get install chromium`, which npm test's scripts/system-deps.mjs
+ * does): without it this fails.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -23,7 +24,7 @@ import {
   parseSquare,
 } from '../../src/rules/index.js';
 import type { WebServer } from '../../src/web/server.js';
-import { Recorder } from '../mqtt/support.js';
+import { HINT_ANSWER_MS, Recorder } from '../mqtt/support.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const BASE = 'xqweb';
@@ -66,7 +67,7 @@ describe('web view in Chromium', () => {
     if (!existsSync(CHROMIUM)) {
       throw new Error(
         `${CHROMIUM} is missing: the web view is tested in a real Chromium. Install it with ` +
-          '`apt-get install -y chromium` (it is in APT_PACKAGES of .ci/run).',
+          '`apt-get install -y chromium` (SYSTEM_PACKAGES in scripts/system-deps.mjs, which npm test runs first).',
       );
     }
     dir = mkdtempSync(join(tmpdir(), 'xqboard-web-'));
@@ -290,7 +291,8 @@ describe('web view in Chromium', () => {
 
   it('hint, flip board and a screenshot that looks like a xiangqi board', async () => {
     await card().locator('button[data-action="hint"]').click();
-    await poll(() => card().locator('.hint-box').isVisible()).toBe(true);
+    // The file's first hint starts the engine: as long as the product may take to answer it.
+    await poll(() => card().locator('.hint-box').isVisible(), { timeout: HINT_ANSWER_MS }).toBe(true);
     expect(await card().locator('.hint-box').textContent()).toMatch(/^Hint: /);
     expect(await card().locator('.arrow.hint').count()).toBeGreaterThan(0);
     await pieceAt('h0').click();
@@ -346,7 +348,7 @@ describe('web view in Chromium', () => {
     await card().locator('select.engine-side').selectOption('red');
     await card().locator('button[data-action="new"]').click();
     await poll(() => controller.sessions.get('board1')!.engineState().opponent?.side).toBe('red');
-    await poll(() => card().locator('.hint-box').textContent(), { timeout: 30_000 }).toMatch(
+    await poll(() => card().locator('.hint-box').textContent(), { timeout: HINT_ANSWER_MS }).toMatch(
       /^The engine plays: .+ \((\+|-)?\d+\.\d|mate/,
     );
     expect(await card().locator('.arrow.hint').count()).toBeGreaterThan(0);

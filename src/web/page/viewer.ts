@@ -10,8 +10,7 @@
  */
 import mqtt from 'mqtt';
 import type { PublicGamePayload, PublicMovePayload, PublicStatusPayload } from '../../mqtt/contract.js';
-import { parseFen } from '../../rules/fen.js';
-import { type Color, makeSquareName, parseSquare } from '../../rules/types.js';
+import { type Color, makeSquareName, parseFen, parseSquare } from '../../rules/index.js';
 import { GLYPH } from './glyphs.js';
 
 interface BoardView {
