@@ -186,15 +186,9 @@ export function judgeRow(
     deadNamed: 0,
     failures: [],
   };
-  const random = rng(seed ^ hash(condition.id));
+  const all = rowOptions(condition, games, sensing, seed);
   games.forEach((game, k) => {
-    const base: PhysicalOptions = {
-      sensing,
-      seed: (seed * 1_000_003 + k * 1009 + hash(condition.id)) >>> 0,
-      setupFromEmpty: k % 5 === 0,
-      buttons: k % 2 === 0,
-    };
-    const options = condition.options(game, base, random);
+    const options = all[k];
     if (!options) return;
     const { classification: c, started } = judgeGame(game, options);
     row.games++;
@@ -209,6 +203,31 @@ export function judgeRow(
     progress?.(k + 1, row);
   });
   return row;
+}
+
+/**
+ * The handling of each game of a row (undefined where the condition cannot apply): what `judgeRow`
+ * plays, for replaying one game of it alone.
+ */
+export function rowOptions(
+  condition: Condition,
+  games: readonly GameSpec[],
+  sensing: Sensing,
+  seed: number,
+): (PhysicalOptions | undefined)[] {
+  const random = rng(seed ^ hash(condition.id));
+  return games.map((game, k) =>
+    condition.options(
+      game,
+      {
+        sensing,
+        seed: (seed * 1_000_003 + k * 1009 + hash(condition.id)) >>> 0,
+        setupFromEmpty: k % 5 === 0,
+        buttons: k % 2 === 0,
+      },
+      random,
+    ),
+  );
 }
 
 function failure(

@@ -203,6 +203,8 @@ interface Context {
 const sq = (s: Square): string => makeSquareName(s);
 const sameMove = (a: Move, b: Move): boolean => a.from === b.from && a.to === b.to;
 const NEVER = 2_000_000_000;
+/** Commits (moves or takebacks) one board may bring before it changes again (a line of three is the longest). */
+const MAX_COMMITS_PER_BOARD = 6;
 
 const RECORDS_CHANGES = 'recordsChanges';
 const NOTES_HEARTBEATS = 'notesHeartbeats';
@@ -331,6 +333,10 @@ export function createTrackerMachine() {
       emitCommit: enqueueActions(({ context, enqueue }) => {
         const v = context.verdict;
         if (v.kind !== 'commit') return;
+        enqueue.assign(() => {
+          context.readings.commitsSinceChange++;
+          return {};
+        });
         enqueue.emit({
           type: 'commit',
           moves: v.moves,
@@ -675,7 +681,7 @@ function evaluate(context: Context): Partial<Context> {
   const grace = context.options.buttonGraceMs;
   const fresh = context.button && (r.frameAt >= context.button.t || now >= context.button.t + grace);
   const button = fresh ? context.button!.side : undefined;
-  const verdict = judge({
+  const judged = judge({
     base: context.game.position,
     previous: context.game.previous,
     revisable: context.revisable,
@@ -701,6 +707,9 @@ function evaluate(context: Context): Partial<Context> {
       maskAfterMs: context.options.maskAfterMs,
     },
   });
+  // The record changing again and again on one board is no reading of it: nothing fits.
+  const verdict: Verdict =
+    judged.kind === 'commit' && r.commitsSinceChange >= MAX_COMMITS_PER_BOARD ? { kind: 'unknown' } : judged;
   const out: { -readonly [K in keyof Context]?: Context[K] } = { verdict };
   const mover = context.game.position.turn;
   if (

@@ -443,8 +443,9 @@ function decide(input: ReaderInput, fits: Explanation[]): Verdict {
     const base = revision ? input.previous!.position : input.base;
     const ready = isReady(input, base, agreed, fits);
     // The last move's piece has moved on and is still travelling: the move recorded is wrong now.
-    // It is taken back at once; where the piece stops is read as a move of its own.
-    if (revision && !ready && input.takebacks && agreed.length > 0)
+    // It is taken back at once; where the piece stops is read as a move of its own. (Only when it
+    // is seen travel: a point whose sensor is dead shows nothing.)
+    if (revision && !ready && input.takebacks && agreed.length > 0 && !input.mask.has(agreed[0]!.to))
       return { kind: 'commit', moves: [], revision, ready: true, movedOn: true };
     return { kind: 'commit', moves: agreed, revision, ready };
   }

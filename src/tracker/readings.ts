@@ -22,6 +22,11 @@ export class Readings {
   readAt: number;
   /** Time of the latest frame, changed or not (a heartbeat shows the board is current). */
   frameAt = 0;
+  /**
+   * Moves committed or taken back since the board last changed. The same board read again and
+   * again must not keep changing the record: past a few, the reader stops and says so.
+   */
+  commitsSinceChange = 0;
   /** When each square's reading last changed (evidence for strays and dead sensors). */
   readonly squareChangedAt: Float64Array;
   /** Squares lifted since the confirmed position: evidence for captures. */
@@ -66,6 +71,7 @@ export class Readings {
     this.mask = mask;
     this.lifts.observe(confirmed, cells, t, mask);
     this.cells = cells;
+    this.commitsSinceChange = 0;
     this.changedAt = t;
     this.readAt = readAt;
     this.frameAt = t;

@@ -3,6 +3,7 @@
  * situation at a time on a scripted board: what it records, and what it says when it cannot tell.
  */
 import { describe, expect, it } from 'vitest';
+import { CONDITIONS, judgeGame, randomGames, rowOptions } from '../../src/simulation/real-play-judge.js';
 import { BoardScript } from './script.js';
 
 describe('fast play', () => {
@@ -59,5 +60,20 @@ describe('dead sensors', () => {
     const fault = b.of('alert').find((a) => a.alert.kind === 'sensor_fault');
     expect(fault?.alert.square).toBe('d0');
     expect(fault?.alert.reads).toBe('empty');
+  });
+});
+
+describe('a dead sensor the game uses', () => {
+  it('a piece that may have gone onto it is not taken back and put again, over and over', () => {
+    // Generated play that once made the reader commit a capture, take it back as "moved on" to
+    // the dead point, and commit it again, forever, on one board (random game 41 of seed 1, the
+    // dead-sensor row, colour sensing): it now reads the game to its end.
+    const condition = CONDITIONS.find((c) => c.id === 'dead_used')!;
+    const games = randomGames(60, 1);
+    const options = rowOptions(condition, games, 'colour', 1)[41]!;
+    expect(options.real?.dead).toBeDefined();
+    const judged = judgeGame(games[41]!, options);
+    expect(judged.started).toBe(true);
+    expect(judged.classification.kind).not.toBe('silent');
   });
 });
