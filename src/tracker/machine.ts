@@ -328,6 +328,18 @@ export function createTrackerMachine() {
           if (r.cells?.[m.to] === '.' && !r.mask.has(m.to))
             r.lifts.liftedSince(m.to, r.squareChangedAt[m.to] ?? context.now());
         }
+        // A capturer set down on its victim, a colour sensor still reading the victim: either piece
+        // read there fits until its reading changes (else the victim's colour is a piece astray).
+        if (done === undefined) r.covered.clear();
+        else if (context.options.sensing === 'colour') {
+          let pos = context.game.position;
+          for (const m of done) {
+            const victim = pos.colorAt(m.to);
+            if (victim !== 0 && r.cells?.[m.to] === (victim === 1 ? 'r' : 'b') && !r.mask.has(m.to))
+              r.covered.add(m.to);
+            pos = positionAfter(context, done.slice(0, done.indexOf(m) + 1));
+          }
+        }
         return { game: event.game, ...fresh, pending, landedAt };
       }),
       emitCommit: enqueueActions(({ context, enqueue }) => {
@@ -689,6 +701,7 @@ function evaluate(context: Context): Partial<Context> {
     takebacks: context.options.takebacks,
     pending: context.pending,
     observed: cells,
+    covered: r.covered,
     sensing: context.options.sensing,
     mask: r.mask,
     evidence: {

@@ -85,6 +85,11 @@ export interface ReaderInput {
   readonly sensing: Sensing;
   /** Squares whose sensor is known dead: their reading is ignored. */
   readonly mask: ReadonlySet<Square>;
+  /**
+   * Points where a confirmed capturer stands on its victim and the sensor still reads the victim
+   * (rule 15): any piece read there fits while the position has one there.
+   */
+  readonly covered?: ReadonlySet<Square>;
   readonly evidence: Evidence;
   readonly now: number;
   /** The board has held still for the settle window: a slide is over. */
@@ -182,6 +187,8 @@ const OBS_CODE: Record<string, number> = { '.': 0, r: 1, b: 2, x: 3 };
 interface Ctx {
   readonly obs: Uint8Array;
   readonly mask: ReadonlySet<Square>;
+  /** `ReaderInput.covered`: covered before any move of the lines. */
+  readonly covered: ReadonlySet<Square>;
   readonly evidence: Evidence;
   readonly now: number;
   readonly timing: ReaderTiming;
@@ -217,6 +224,7 @@ export function judge(input: ReaderInput): Verdict {
   const ctx: Ctx = {
     obs,
     mask: input.mask,
+    covered: input.covered ?? NONE_COVERED,
     evidence: input.evidence,
     now: input.now,
     timing,
@@ -1046,14 +1054,17 @@ const near = (a: Square, b: Square): boolean =>
   Math.abs(squareFile(a) - squareFile(b)) <= 1 && Math.abs(squareRank(a) - squareRank(b)) <= 1;
 
 /** A capturer stands on its victim there, and the sensor still reads the victim. */
-const isCovered = (pos: Position, covered: readonly Square[], sq: Square): boolean =>
-  covered.length > 0 && pos.colorAt(sq) !== 0 && covered.indexOf(sq) >= 0;
+const isCovered = (pos: Position, ctx: Ctx, covered: readonly Square[], sq: Square): boolean =>
+  (covered.length > 0 || ctx.covered.size > 0) &&
+  pos.colorAt(sq) !== 0 &&
+  (covered.indexOf(sq) >= 0 || ctx.covered.has(sq));
+const NONE_COVERED: ReadonlySet<Square> = new Set();
 
 function appearedSquares(pos: Position, ctx: Ctx, covered: readonly Square[]): Square[] {
   const out: Square[] = [];
   for (let sq = 0; sq < 90; sq++) {
     const o = ctx.obs[sq]!;
-    if (o !== 0 && !ctx.mask.has(sq) && !matches(pos.colorAt(sq), o) && !isCovered(pos, covered, sq))
+    if (o !== 0 && !ctx.mask.has(sq) && !matches(pos.colorAt(sq), o) && !isCovered(pos, ctx, covered, sq))
       out.push(sq);
   }
   return out;
@@ -1081,7 +1092,7 @@ function add(
     if (mask.has(sq)) continue;
     const c = pos.colorAt(sq);
     const o = obs[sq]!;
-    if (matches(c, o) || (o !== 0 && isCovered(pos, covered, sq))) continue;
+    if (matches(c, o) || (o !== 0 && isCovered(pos, ctx, covered, sq))) continue;
     if (o !== 0 || c === 0) {
       bad = sq;
       if (++nbad > 1) return;

@@ -31,6 +31,11 @@ export class Readings {
   readonly squareChangedAt: Float64Array;
   /** Squares lifted since the confirmed position: evidence for captures. */
   readonly lifts: Lifts;
+  /**
+   * Points where a committed capture's capturer stands on its victim and a colour sensor still reads
+   * the victim (rule 15): any piece read there fits, until the reading changes.
+   */
+  readonly covered = new Set<Square>();
   /** Squares taken for dead sensors: their readings are ignored (a new set at each change). */
   mask: ReadonlySet<Square> = new Set();
   /** The cells of the last position asked for (the game hands out one object per position). */
@@ -63,6 +68,7 @@ export class Readings {
     for (let s = 0; s < 90; s++) {
       if (previous !== undefined && previous[s] === cells[s]) continue;
       squareChangedAt[s] = t;
+      if (this.covered.size > 0) this.covered.delete(s);
       if (mask.has(s)) {
         mask = new Set(mask);
         (mask as Set<Square>).delete(s);

@@ -49,6 +49,20 @@ describe('captures nobody saw', () => {
   });
 });
 
+describe('late removal under a colour sensor', () => {
+  it('a capturer standing on its victim, read as the victim, is no piece astray for the next move', () => {
+    const b = BoardScript.of('R1n1k4/9/4b4/2P6/9/9/2C6/9/9/3K5 w - - 0 1', 'colour');
+    b.lift('c9').wait(300).move('a9', 'c9').wait(400);
+    // Black's elephant is set down on the chariot (the sensor goes on reading the red chariot
+    // below), and Red lifts its cannon: a cannon capture on c9 would read just so, but the cannon
+    // is in the hand until the chariot is taken off and the cannon set down on g3.
+    b.lift('e7').wait(600).lift('c3').wait(1500);
+    b.place('c9', 0, 'b').wait(300).place('g3', 300).wait(500);
+    expect(b.moves()).toEqual(['a9c9', 'e7c9', 'c3g3']);
+    expect(b.of('move').map((m) => m.iccs)).not.toContain('c3c9');
+  });
+});
+
 describe('dead sensors', () => {
   it('a point reading empty longer than a knocked piece stays off, when masking it leaves a line, is one', () => {
     const b = BoardScript.of('3k5/9/9/9/9/9/9/9/9/R2AKA3 w - - 0 1');
