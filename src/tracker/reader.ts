@@ -291,7 +291,9 @@ export function judge(input: ReaderInput): Verdict {
   const knocked = (e: Explanation): boolean =>
     e.strays === fewest + 1 && e.hidden === 0 && e.strayAt.every((sq) => byHand(input, e, sq, ctx));
   const doubtful = (e: Explanation): boolean =>
-    e.hidden > 0 && e.line.length > 0 && (knockedByLast(e.line[0]!.from, ctx) || replyMayBeKnock(e, ctx));
+    e.hidden > 0 &&
+    e.line.length > 0 &&
+    (knockedByLast(e.line[0]!.from, ctx) || replyMayBeKnock(input, e, ctx));
   fits = least.every(doubtful) ? [...least, ...fits.filter(knocked)] : least;
   // A move onto a point whose sensor is known dead is read from nothing at all: the last story
   // left, below a capture nobody saw (which says so when it is committed).
@@ -990,19 +992,29 @@ function knockDoubt(
 
 /**
  * The only sign that a capture nobody saw is over is the opponent's hand, and every piece it holds
- * left next to the capturer's way while the capturer was still in the air or just down: the hand
- * that carried the capturer may have knocked it.
+ * left next to the capturer's way (where it was, where the line puts it, or an empty point it could
+ * have gone to instead) while the capturer was still in the air or just down: the hand that carried
+ * the capturer may have knocked it.
  */
-function replyMayBeKnock(e: Explanation, ctx: Ctx): boolean {
+function replyMayBeKnock(input: ReaderInput, e: Explanation, ctx: Ctx): boolean {
   const last = e.line[e.line.length - 1]!;
   const began = ctx.first.get(last.from);
   if (began === undefined || e.hand.length === 0) return false;
+  let instead: Square[] | undefined;
+  const insteadNear = (h: Square): boolean => {
+    if (instead === undefined) {
+      const pos = (e.revision ? input.previous!.position : input.base).clone();
+      for (const m of e.line.slice(0, -1)) pos.play(m);
+      instead = pos.legalDestinations(last.from).filter((to) => pos.colorAt(to) === 0 && ctx.obs[to] === 0);
+    }
+    return instead.some((to) => near(h, to));
+  };
   return e.hand.every((h) => {
     const left = ctx.first.get(h);
     return (
       left !== undefined &&
-      (near(h, last.from) || near(h, last.to)) &&
-      left - began <= MIN_CARRY_MS + KNOCK_AFTER_LANDING_MS
+      left - began <= MIN_CARRY_MS + KNOCK_AFTER_LANDING_MS &&
+      (near(h, last.from) || near(h, last.to) || insteadNear(h))
     );
   });
 }

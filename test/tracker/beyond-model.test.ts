@@ -29,6 +29,16 @@ describe('fast play', () => {
 });
 
 describe('captures nobody saw', () => {
+  it("are no story while the opponent's lift may be a piece the mover's hand knocked on its way", () => {
+    const b = BoardScript.of('4kan2/4r4/9/9/9/6R2/4P4/9/9/3K5 w - - 0 1');
+    // The chariot leaves g4 (a capture on g9 would read just so) and the hand knocks the pawn on
+    // e3, which Black's chariot could take; the chariot is set down on f4, the pawn put back.
+    b.lift('g4').lift('e3', 180).wait(220).place('f4', 0, 'x').wait(800).place('e3', 0, 'x').wait(500);
+    b.move('e8', 'e7').wait(400);
+    expect(b.moves()).toEqual(['g4f4', 'e8e7']);
+    expect(b.of('move').map((m) => m.iccs)).not.toContain('g4g9');
+  });
+
   it('are recorded on the reply, saying that a dead sensor elsewhere would look the same', () => {
     const b = BoardScript.of('4k4/9/9/9/2p6/4N4/9/9/9/3K5 w - - 0 1');
     b.swapCapture('e4', 'c5').wait(500).move('e9', 'e8', 300).wait(300);

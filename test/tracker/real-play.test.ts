@@ -38,17 +38,25 @@ const sets: [string, () => GameSpec[]][] = [
   ['random', () => randomGames(GAMES, SEED)],
 ];
 
-/** Exact in at least 95 % of games (issue 13). */
-const MOSTLY_EXACT = new Set(['fast_pace', 'hesitate', 'lost_frames', 'adjust']);
+/**
+ * Exact in at least 95 % of games (issue 13). Knocked neighbours are not yet (92–100 % of 60-game rows
+ * at seeds 1 and 2, and below 95 % on this sample).
+ */
+const MOSTLY_EXACT = new Set([
+  'fast_pace',
+  'fast_reply',
+  'hesitate',
+  'lost_frames',
+  'adjust',
+  'dead_unused_start',
+]);
 
 /**
  * Rows where a wrong record without an alert in time still happens now and then (see issue 13's
- * note): a knocked piece and a nudge at once, a dead sensor under a square pieces use, three moves
- * within half a second, a colour sensor reading the lower of two stacked pieces. Their tables are
- * printed; what they already meet (every game starts, the share of exact games where the issue
- * sets one) is asserted.
+ * note): a dead sensor under a square pieces use (one game in 240 at seed 2 of `npm run
+ * real-play`). Its table is printed; what it already meets (every game starts) is asserted.
  */
-const SILENT_OPEN = new Set(['fast_reply', 'knock_adjust', 'dead_used', 'late_removal_lower']);
+const SILENT_OPEN = new Set(['dead_used']);
 
 function explain(row: RowResult): string {
   const lines = row.failures.slice(0, 6).map((f) => {
