@@ -2,10 +2,11 @@ import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Projects: `unit` and `unit-mocks` (npm run test:fast; ~150 s of CPU, meant to be under a minute
- * on two cores), and `oracle`, run after them: the Fairy-Stockfish/ffish references, physical play
- * over whole game collections, the firmware in simavr, the page in Chromium. A new test file is a unit test unless it matches
- * ORACLE (or MOCKS, if it replaces a module).
+ * Projects: `unit` and `unit-mocks` (npm run test:fast; meant to be under a minute on two cores),
+ * then `integration` (a real Mosquitto, engine processes), then `oracle`: the Fairy-Stockfish/ffish
+ * references, physical play over whole game collections, the firmware in simavr, the page in
+ * Chromium. A new test file is a unit test unless it matches ORACLE or INTEGRATION (or MOCKS, if
+ * it replaces a module).
  */
 const ORACLE = [
   'test/rules/fairy-diff.test.ts',
@@ -22,6 +23,19 @@ const ORACLE = [
   'test/broadcast/bridge.test.ts',
   // All 1,125 master games read, replayed and written in three notations: reference data.
   'test/record/liu-dahua.test.ts',
+];
+
+/**
+ * Integration files: a real Mosquitto (the broker's roles, TLS, the generated ACL) or engine
+ * processes driven through timeouts and crashes. Mostly waiting: they run after the unit project,
+ * four files at a time.
+ */
+const INTEGRATION = [
+  'test/engine/protocol.test.ts',
+  'test/mqtt/access.test.ts',
+  'test/mqtt/mosquitto.test.ts',
+  'test/mqtt/tls.test.ts',
+  'test/cli/mosquitto-acl.test.ts',
 ];
 
 /**
@@ -51,7 +65,7 @@ export default defineConfig({
           ...shared,
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...ORACLE, ...MOCKS],
+          exclude: [...configDefaults.exclude, ...ORACLE, ...MOCKS, ...INTEGRATION],
           isolate: false,
           // vitest's default (cores − 1) runs one file at a time on two cores; its main process
           // is idle here. 101 s → 65 s on this machine under other people's load.
@@ -71,9 +85,18 @@ export default defineConfig({
       {
         test: {
           ...shared,
+          name: 'integration',
+          include: INTEGRATION,
+          maxWorkers: 4,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          ...shared,
           name: 'oracle',
           include: ORACLE,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],
