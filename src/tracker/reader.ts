@@ -1129,9 +1129,11 @@ function add(
     ? landingTime(last, ctx) + (ctx.captures.has(last) ? REPLY_AFTER_LANDING_MS : 0)
     : Number.NEGATIVE_INFINITY;
   // The next mover's piece is the one that left first: a piece that left after it was knocked.
+  // (Unless the first left as the last move's hand worked next to it: that hand knocked it.)
   if (hand.length > 1) {
     const leftAt = (sq: Square) => ctx.first.get(sq) ?? Number.POSITIVE_INFINITY;
-    hand.sort((a, b) => leftAt(a) - leftAt(b));
+    const knocked = (sq: Square) => (line.length === 0 && knockedByLast(sq, ctx) ? 1 : 0);
+    hand.sort((a, b) => knocked(a) - knocked(b) || leftAt(a) - leftAt(b));
   }
   for (const sq of hand) {
     const early = (ctx.evidence.changedAt[sq] ?? 0) < landed;

@@ -39,6 +39,16 @@ describe('captures nobody saw', () => {
     expect(b.of('move').map((m) => m.iccs)).not.toContain('g4g9');
   });
 
+  it("are no story when the mover's first piece off was knocked by the last move's hand", () => {
+    const b = BoardScript.of('4k4/9/9/6p2/9/6P2/7r1/6C2/3R5/3K5 b - - 0 1', 'colour');
+    // Black's chariot slides h3 → h1, and its hand knocks Red's cannon off g2 (a cannon capture on
+    // g6 would read just so). Red lifts its chariot, sets it down on d3, then puts the cannon back.
+    b.lift('h3').place('h2', 35).lift('h2', 40).place('h1').wait(60).lift('g2').wait(340);
+    b.lift('d1').wait(500).place('d3').wait(300).place('g2', 300).wait(500);
+    expect(b.moves()).toEqual(['h3h1', 'd1d3']);
+    expect(b.of('move').map((m) => m.iccs)).not.toContain('g2g6');
+  });
+
   it('are recorded on the reply, saying that a dead sensor elsewhere would look the same', () => {
     const b = BoardScript.of('4k4/9/9/9/2p6/4N4/9/9/9/3K5 w - - 0 1');
     b.swapCapture('e4', 'c5').wait(500).move('e9', 'e8', 300).wait(300);
