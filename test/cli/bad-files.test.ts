@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import type { BusEvents } from '../../src/controller/bus.js';
 import { encodeRecord, GameJournal } from '../../src/record/journal.js';
-import { ROOT } from '../helpers/cli.js';
+import { ROOT, xqboardHere } from '../helpers/cli.js';
 import { sharedPath } from '../helpers/shared.js';
 import { playMove, simSession } from '../helpers/sim-session.js';
 
@@ -29,6 +29,16 @@ function xq(...args: string[]) {
     timeout: 20_000,
   });
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * The same command's `main` in this process (no Node start and bundle load): for the files whose
+ * command has a child-process case here already (`start` keeps all of its, as it would go on to
+ * start a controller). A hang is the test's time limit, a stack trace an exception out of `main`.
+ */
+async function here(...args: string[]): Promise<ReturnType<typeof xq>> {
+  const { status, stdout, stderr } = await xqboardHere(...args);
+  return { status, signal: null, stdout, stderr };
 }
 
 /** Exit 2, the message asked for, and no stack trace. */
@@ -62,26 +72,26 @@ describe('bad files on the command line', () => {
     refused(xq('start', '--config', bomb), /bomb\.yaml: not a usable YAML document: .*alias/i);
   });
 
-  it('convert on a directory is an error', () => {
-    refused(xq('convert', work), /cannot read .*: it is a directory/);
+  it('convert on a directory is an error', async () => {
+    refused(await here('convert', work), /cannot read .*: it is a directory/);
   });
 
-  it('convert on a file that never ends (/dev/zero) is an error, memory bounded', () => {
-    refused(xq('convert', '/dev/zero'), /cannot read \/dev\/zero: a line longer than \d+ characters/);
+  it('convert on a file that never ends (/dev/zero) is an error, memory bounded', async () => {
+    refused(await here('convert', '/dev/zero'), /cannot read \/dev\/zero: a line longer than \d+ characters/);
   });
 
-  it('convert -o to a path that cannot be written says so, and no success', () => {
+  it('convert -o to a path that cannot be written says so, and no success', async () => {
     const input = sharedPath('data/games/sample15-iccs.pgn');
-    const missing = xq('convert', input, '-o', join(work, 'no', 'such', 'dir', 'out.pgn'));
+    const missing = await here('convert', input, '-o', join(work, 'no', 'such', 'dir', 'out.pgn'));
     refused(missing, /cannot write .*out\.pgn: ENOENT/);
     expect(missing.stderr).not.toMatch(/converted/);
     // A device that is always full: the writes fail after the file opened.
-    const full = xq('convert', input, '-o', '/dev/full');
+    const full = await here('convert', input, '-o', '/dev/full');
     refused(full, /cannot write \/dev\/full: ENOSPC/);
     expect(full.stderr).not.toMatch(/converted \d+ game/);
   });
 
-  it('games list names a journal whose start time is not a string, lists the others, exits 2', () => {
+  it('games list names a journal whose start time is not a string, lists the others, exits 2', async () => {
     const dir = join(work, 'games-list');
     const good = GameJournal.create(dir, { id: 'good', meta: { Red: 'Ann', Black: 'Bo' } });
     expect(good.ok).toBe(true);
@@ -91,7 +101,7 @@ describe('bad files on the command line', () => {
     const r = xq('games', 'list', '--dir', dir);
     refused(r, /bad\.journal\.jsonl: no readable start record .*start time/);
     expect(r.stdout).toMatch(/^good\s/m);
-    const json = xq('games', 'list', '--dir', dir, '--json');
+    const json = await here('games', 'list', '--dir', dir, '--json');
     expect(json.status).toBe(2);
     expect(json.stdout.trim().split('\n')).toHaveLength(2);
   });
@@ -105,10 +115,10 @@ describe('bad files on the command line', () => {
     );
   });
 
-  it('--config /dev/zero is refused quickly (the size read is capped)', () => {
+  it('--config /dev/zero is refused quickly (the size read is capped)', async () => {
     refused(xq('start', '--config', '/dev/zero'), /\/dev\/zero: not a configuration: more than \d+ bytes/);
     refused(xq('start', '--config', work), /cannot read the file/);
-    refused(xq('replay', '/dev/zero'), /\/dev\/zero: not a sensor log: more than \d+ bytes/);
+    refused(await here('replay', '/dev/zero'), /\/dev\/zero: not a sensor log: more than \d+ bytes/);
   });
 });
 

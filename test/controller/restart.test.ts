@@ -45,6 +45,8 @@ function start(): Child {
       'web: { enabled: false }',
       'access:',
       '  users: [{ name: referee, password: s3cret, role: arbiter }]',
+      // The engine worker answering is what is tested, not its play: a depth-1 search.
+      'engine: { hint: { depth: 1 } }',
       '',
     ].join('\n'),
   );

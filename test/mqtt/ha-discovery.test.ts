@@ -36,6 +36,8 @@ describe('Home Assistant discovery', () => {
       homeAssistant: { enabled: true },
       // Home Assistant's account: it reads the discovery topics and presses the buttons.
       access: { users: [HOME_ASSISTANT] },
+      // The hint button's request is what is tested, not the engine's play: a depth-1 search.
+      engine: { hint: { depth: 1 } },
     });
     const controller = new Controller({ config, handMs: 40, listen: { mqttPort: 0 } });
     running.push({ controller, dir });
