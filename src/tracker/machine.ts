@@ -332,12 +332,12 @@ export function createTrackerMachine() {
         // read there fits until its reading changes (else the victim's colour is a piece astray).
         if (done === undefined) r.covered.clear();
         else if (context.options.sensing === 'colour') {
-          let pos = context.game.position;
+          const pos = context.game.position.clone();
           for (const m of done) {
             const victim = pos.colorAt(m.to);
             if (victim !== 0 && r.cells?.[m.to] === (victim === 1 ? 'r' : 'b') && !r.mask.has(m.to))
               r.covered.add(m.to);
-            pos = positionAfter(context, done.slice(0, done.indexOf(m) + 1));
+            pos.play(m);
           }
         }
         return { game: event.game, ...fresh, pending, landedAt };

@@ -1003,8 +1003,7 @@ function replyMayBeKnock(input: ReaderInput, e: Explanation, ctx: Ctx): boolean 
   let instead: Square[] | undefined;
   const insteadNear = (h: Square): boolean => {
     if (instead === undefined) {
-      const pos = (e.revision ? input.previous!.position : input.base).clone();
-      for (const m of e.line.slice(0, -1)) pos.play(m);
+      const pos = beforeLast(e.revision ? input.previous!.position : input.base, e.line);
       instead = pos.legalDestinations(last.from).filter((to) => pos.colorAt(to) === 0 && ctx.obs[to] === 0);
     }
     return instead.some((to) => near(h, to));
@@ -1065,11 +1064,12 @@ const sameDirection = (a: Move, b: Move): boolean => heading(a.from, a.to) === h
 const near = (a: Square, b: Square): boolean =>
   Math.abs(squareFile(a) - squareFile(b)) <= 1 && Math.abs(squareRank(a) - squareRank(b)) <= 1;
 
-/** A capturer stands on its victim there, and the sensor still reads the victim. */
+/**
+ * A capturer stands on its victim there, and the sensor still reads the victim (`covered`: by the
+ * line's own moves; `ctx.covered`: by confirmed ones).
+ */
 const isCovered = (pos: Position, ctx: Ctx, covered: readonly Square[], sq: Square): boolean =>
-  (covered.length > 0 || ctx.covered.size > 0) &&
-  pos.colorAt(sq) !== 0 &&
-  (covered.indexOf(sq) >= 0 || ctx.covered.has(sq));
+  pos.colorAt(sq) !== 0 && (ctx.covered.has(sq) || covered.includes(sq));
 const NONE_COVERED: ReadonlySet<Square> = new Set();
 
 function appearedSquares(pos: Position, ctx: Ctx, covered: readonly Square[]): Square[] {

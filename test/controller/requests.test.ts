@@ -1,8 +1,9 @@
 /**
  * One list of requests and the answers they must get, played through each front end — MQTT
  * (`bridge/request/<name>`), HTTP (`POST /api/request/<name>`) and the terminal — on a controller
- * with a simulated board (one controller, a fresh game for each front end). Every front end calls the same request API, so each must
- * give exactly these answers, and the same error text for the same mistake.
+ * with a simulated board (one controller, a fresh game for each front end). Every front end calls
+ * the same request API, so each must give exactly these answers, and the same error text for the
+ * same mistake.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
