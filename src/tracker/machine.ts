@@ -678,7 +678,11 @@ function syncAlerts(context: Context, emit: (e: MachineEmitted) => void): Partia
   }
   if (ambiguous && !raised.has('ambiguous')) {
     raise('ambiguous');
-    emit({ type: 'alert', t, alert: ambiguousAlert(context, v.candidates) });
+    emit({
+      type: 'alert',
+      t,
+      alert: v.revised ? revisedAlert(context, v.revised) : ambiguousAlert(context, v.candidates),
+    });
   }
   return { raised, doubted };
 }
@@ -742,9 +746,12 @@ function evaluate(context: Context): Partial<Context> {
       out.verdict = { ...verdict, recheckAt: Math.min(verdict.recheckAt ?? at, at) };
     }
     // The mover's clock says its move is over, and still the board allows several: say so. So
-    // too when a reply may have been made that nobody saw, once that has lasted a while.
+    // too when a reply may have been made that nobody saw, or the last move taken back, once that
+    // has lasted a while.
     const v = out.verdict as typeof verdict;
-    const replied = verdict.candidates.length > 1 && verdict.candidates.some((l) => l.length > 1);
+    const replied =
+      (verdict.candidates.length > 1 && verdict.candidates.some((l) => l.length > 1)) ||
+      verdict.revised !== undefined;
     out.replySince = replied ? (context.replySince ?? now) : undefined;
     const since = out.replySince;
     if (button === mover && verdict.candidates.length > 1) out.verdict = { ...v, ambiguous: true };
@@ -901,6 +908,20 @@ function ambiguousAlert(context: Context, candidates: readonly (readonly Move[])
       `cannot tell what ${what} did (${firsts.join(' or ')}, or it is still in the hand): ` +
       'take the moves since back and play the capture again, lifting the captured piece off first',
     candidates: candidates.map((l) => l.map(makeIccs)),
+  };
+}
+
+function revisedAlert(context: Context, lines: readonly (readonly Move[])[]): Alert {
+  const last = context.game.previous?.move;
+  const ways = lines.map((l) => (l.length === 0 ? 'taken back' : `changed to ${l.map(makeIccs).join(' ')}`));
+  return {
+    kind: 'ambiguous',
+    side: context.game.position.turn,
+    message:
+      `the last move${last ? ` ${makeIccs(last)}` : ''} may have been ${ways.join(' or ')}, or a piece ` +
+      'is still in the hand: set every piece in the hand down in the middle of its point, and the ' +
+      'record follows the board',
+    candidates: lines.filter((l) => l.length > 0).map((l) => l.map(makeIccs)),
   };
 }
 

@@ -140,6 +140,11 @@ export type Verdict =
       candidates: Move[][];
       /** The lines disagree although the opponent has moved in every one. */
       ambiguous: boolean;
+      /**
+       * The last move taken back (an empty line) or changed to these explains the whole board, and
+       * so does play going on with a piece in the hand: which, the board cannot tell yet.
+       */
+      revised?: Move[][];
       keep: Move[][];
       recheckAt?: number | undefined;
     }
@@ -330,6 +335,25 @@ export function judge(input: ReaderInput): Verdict {
         recheckAt: soonest(fits.map((e) => e.expires)),
       };
     }
+    // The last move changed to a capture nobody saw land, against play going on with a piece in
+    // the hand: the board cannot tell them apart (a takeback half done reads so too). Wait, and say
+    // so if it lasts.
+    if (
+      verdict.kind === 'commit' &&
+      verdict.revision &&
+      fits.some((e) => e.hidden > 0) &&
+      considered.some((e) => !e.revision)
+    ) {
+      return {
+        kind: 'wait',
+        lifted: liftedNow(input),
+        candidates: [],
+        ambiguous: false,
+        revised: [verdict.moves],
+        keep: [],
+        recheckAt: soonest(considered.map((e) => e.expires)),
+      };
+    }
     // Takebacks forbidden: the position before the last move is read, but not taken back to.
     if (verdict.kind === 'commit' && verdict.revision && verdict.moves.length === 0 && !input.takebacks) {
       if (fits.some((e) => e.hand.length === 0)) return { kind: 'takeback_refused' };
@@ -365,6 +389,8 @@ export function judge(input: ReaderInput): Verdict {
   const illegal = findIllegal(roots, ctx) ?? displaced(input, nearFits, ctx);
   if (illegal) return { kind: 'illegal', displacement: illegal };
 
+  const unseen = unseenLanding(input, ctx);
+  if (unseen.length === 1) return { kind: 'suspect', square: unseen[0]!, reads: 'empty' };
   return suspectDeadSquare(input, nearFits, obs, timing);
 }
 
@@ -403,6 +429,9 @@ function suspectDeadSquare(
 
 function overdueSensor(input: ReaderInput, nearFits: readonly Explanation[], ctx: Ctx): Square | undefined {
   if (input.probing) return undefined;
+  const unseen = unseenLanding(input, ctx);
+  if (unseen.length === 1) return unseen[0];
+  if (unseen.length > 1) return undefined;
   const candidates = new Set<Square>();
   for (const e of nearFits) {
     const sq = e.bad!;
@@ -413,6 +442,47 @@ function overdueSensor(input: ReaderInput, nearFits: readonly Explanation[], ctx
   const [sq] = candidates as unknown as [Square];
   const v = judge({ ...input, mask: new Set([...input.mask, sq]), probing: true });
   return v.kind === 'commit' && !v.revision ? sq : undefined;
+}
+
+/**
+ * The side to move has held a piece off its point for long while the opponent has taken pieces in
+ * hand: its move may be over, landed on a point whose sensor never read it. Such points: empty,
+ * unread since the piece left, and reached by a legal move of it; each is probed masked, and is one
+ * when that reads the move and the rest of the board as a line. (A piece held so long names no
+ * stray overdue: which went first is no evidence then.)
+ */
+function unseenLanding(input: ReaderInput, ctx: Ctx): Square[] {
+  if (input.probing) return [];
+  const base = input.base;
+  const side = base.turn === 'red' ? 1 : 2;
+  const found: Square[] = [];
+  for (const [from, at] of ctx.first) {
+    if (base.colorAt(from) !== side || ctx.obs[from] !== 0 || ctx.mask.has(from)) continue;
+    if (ctx.now - at < ctx.timing.maskAfterMs) continue;
+    let replyAt = Number.POSITIVE_INFINITY;
+    for (const [sq, t] of ctx.first)
+      if (t > at && base.colorAt(sq) === 3 - side) replyAt = Math.min(replyAt, t);
+    if (replyAt === Number.POSITIVE_INFINITY) continue;
+    for (const m of base.legalMovesFrom((sq) => sq === from)) {
+      const to = m.to;
+      if (ctx.mask.has(to) || ctx.obs[to] !== 0 || base.colorAt(to) !== 0) continue;
+      if ((ctx.evidence.changedAt[to] ?? Number.NEGATIVE_INFINITY) >= at) continue;
+      const v = judge({ ...input, mask: new Set([...input.mask, to]), probing: true });
+      if (v.kind !== 'commit' || v.revision || v.moves[0]?.from !== from || v.moves[0].to !== to) continue;
+      // (A later move of the mover's whose piece was off its point before the reply began: that
+      // piece was the move, and `from` reads empty under a piece standing there. A piece going on
+      // from where the line set it down was not there to be lifted.)
+      const early = v.moves.some(
+        (m, k) =>
+          k % 2 === 0 &&
+          k > 0 &&
+          !v.moves.slice(0, k).some((p) => p.to === m.from) &&
+          (ctx.evidence.changedAt[m.from] ?? Number.NEGATIVE_INFINITY) < replyAt,
+      );
+      if (!early) found.push(to);
+    }
+  }
+  return found;
 }
 
 function phantomSquare(input: ReaderInput, nearFits: readonly Explanation[], ctx: Ctx): Square | undefined {
@@ -443,8 +513,18 @@ function decide(input: ReaderInput, fits: Explanation[]): Verdict {
   const lifted = liftedNow(input);
   const recheckAt = soonest(fits.map((e) => e.expires));
   if (revisions.length > 0 && revisions.length < fits.length) {
-    // Moved on, or still the last move with a piece in the hand: wait.
-    return { kind: 'wait', lifted, candidates: [], ambiguous: false, keep: [], recheckAt };
+    // Moved on, or still the last move with a piece in the hand: wait. (Said, if it lasts, when
+    // the last move taken back or changed explains the whole board.)
+    const revised = dedupe(revisions.filter((e) => e.hand.length === 0).map((e) => e.line));
+    return {
+      kind: 'wait',
+      lifted,
+      candidates: [],
+      ambiguous: false,
+      ...(revised.length > 0 ? { revised } : {}),
+      keep: [],
+      recheckAt,
+    };
   }
   const lines = fits.map((e) => e.line);
   const agreed = commonPrefix(lines);
@@ -676,7 +756,7 @@ function explain(
             leftAt < landedAt(prev) + (captured ? REPLY_AFTER_LANDING_MS : 0)
           )
             continue;
-        }
+        } else if (!prev && !revising && leftAt < ctx.lastLanded) continue; // (the confirmed move's landing)
         // A capture's victim seen taken off was taken by the reply's hand: after the move it
         // answers landed (a piece off its point before then was knocked, and put back). (Seen in
         // the same frame, a frame lost between them, the order is unknown.)
@@ -1025,7 +1105,8 @@ function replyMayBeKnock(input: ReaderInput, e: Explanation, ctx: Ctx): boolean 
 function knockedByLine(sq: Square, line: readonly Move[], ctx: Ctx): boolean {
   const left = ctx.first.get(sq) ?? ctx.evidence.changedAt[sq] ?? Number.NEGATIVE_INFINITY;
   for (const m of line) {
-    if (!near(sq, m.from) && !near(sq, m.to)) continue;
+    // (The piece a move set down, lifted again, is that move's piece going on, not a knocked one.)
+    if (m.to === sq || (!near(sq, m.from) && !near(sq, m.to))) continue;
     // (A hand may knock a piece as it reaches for its own: no bound before the lift.)
     if (left <= landingTime(m, ctx) + KNOCK_AFTER_LANDING_MS) return true;
   }

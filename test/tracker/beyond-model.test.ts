@@ -3,8 +3,40 @@
  * situation at a time on a scripted board: what it records, and what it says when it cannot tell.
  */
 import { describe, expect, it } from 'vitest';
-import { CONDITIONS, judgeGame, randomGames, rowOptions } from '../../src/simulation/real-play-judge.js';
+import type { Sensing } from '../../src/sensors/snapshot.js';
+import {
+  CONDITIONS,
+  type JudgedGame,
+  judgeGame,
+  randomGames,
+  rowOptions,
+  sample,
+} from '../../src/simulation/real-play-judge.js';
+import { liuDahuaGames, positionOf } from './physical-support.js';
 import { BoardScript } from './script.js';
+
+/** Random game `k` of a 60-game row of `npm run real-play` at `seed`, replayed alone. */
+function replayRow(row: string, sensing: Sensing, seed: number, k: number): JudgedGame {
+  const condition = CONDITIONS.find((c) => c.id === row)!;
+  const games = randomGames(60, seed);
+  const options = rowOptions(condition, games, sensing, seed)[k]!;
+  expect(options.real?.dead ?? options.real).toBeDefined();
+  return judgeGame(games[k]!, options);
+}
+
+/** Master game `n` (1-based, of the 1,125) in a 60-game row of `npm run real-play` at `seed`, replayed alone. */
+function replayMasterRow(row: string, sensing: Sensing, seed: number, n: number): JudgedGame {
+  const condition = CONDITIONS.find((c) => c.id === row)!;
+  const all = liuDahuaGames().map((g, i) => ({
+    label: `master ${i + 1}`,
+    start: positionOf(g.fen),
+    moves: g.moves.map((m) => m.move),
+  }));
+  const games = sample(all, 60, seed);
+  const k = games.findIndex((g) => g.label === `master ${n}`);
+  expect(k).toBeGreaterThanOrEqual(0);
+  return judgeGame(games[k]!, rowOptions(condition, games, sensing, seed)[k]!);
+}
 
 describe('fast play', () => {
   it('a chariot set down and taken off at once by the opponent is the move and the capture', () => {
@@ -97,16 +129,66 @@ describe('dead sensors', () => {
   });
 });
 
+describe('a landing nobody saw', () => {
+  it('is a dead sensor when the mover has held its piece long and the opponent is at work', () => {
+    const b = BoardScript.of('3aka3/9/9/9/9/9/9/9/9/3K4R b - - 0 1');
+    // The advisor goes f9 → e8, whose sensor never reads it; Red lifts its chariot and holds it
+    // until it is off longer than a knocked piece would be: the chariot is no stray, e8 is dead.
+    b.lift('f9').wait(1500).lift('i0').wait(2600);
+    expect(b.moves()).toEqual(['f9e8']);
+    const fault = b.of('alert').find((a) => a.alert.kind === 'sensor_fault');
+    expect(fault?.alert.square).toBe('e8');
+    expect(fault?.alert.reads).toBe('empty');
+    b.place('i5', 0, 'x').wait(500);
+    expect(b.moves()).toEqual(['f9e8', 'i0i5']);
+  });
+
+  it('names no piece held by the opponent as the dead one', () => {
+    // Random game 53 of seed 3, the dead-sensor row, occupancy: e8 dead from the start, the
+    // advisor's move onto it unseen, and Red's cannon taking on b9 (the victim lifted first) once
+    // made the reader name b9, then b2, dead, and record nothing more.
+    const judged = replayRow('dead_used', 'occupancy', 3, 53);
+    expect(judged.classification.deadNamed).toBe(true);
+    expect(judged.classification.kind).toBe('exact');
+  });
+});
+
+describe('a takeback the board cannot tell from a piece in the hand', () => {
+  it('is said once it has lasted a while', () => {
+    // Master game 389, the knock-and-adjust row at seed 3, occupancy: a horse's move taken back
+    // while a knocked piece was still off, read for 2 s as the move standing, without a word.
+    const judged = replayMasterRow('knock_adjust', 'occupancy', 3, 389);
+    expect(judged.classification.kind).not.toBe('silent');
+    expect(judged.classification.episodes.map((e) => e.alert?.kind)).toContain('ambiguous');
+  });
+
+  it('is not read as the last move changed to a capture nobody saw land', () => {
+    // Random game 35 of seed 3, the dead-sensor row, occupancy: h2 dead under a red cannon (read as
+    // held), Black's cannon h6 → h5 lifted again to be taken back; the reader at once changed the
+    // move to h6 × h0 (a swap nobody saw, over the cannon on h2), then read the cannon going h2 → h6.
+    const judged = replayRow('dead_used', 'occupancy', 3, 35);
+    expect(judged.classification.reader.slice(0, 26)).toEqual(judged.classification.game.slice(0, 26));
+    expect(judged.classification.kind).not.toBe('silent');
+  });
+});
+
+describe('a dead square under a standing piece', () => {
+  it('is not taken for the landing of that piece when the mover is at work elsewhere', () => {
+    // Master game 389, the row with a dead square nobody uses from ply 10, seed 2, occupancy: i3
+    // dead under Red's soldier; Red's horse goes b0 → d1 and Black replies; the soldier, read as
+    // held for 5 s, was taken to have gone to i4 unseen, and i4 named dead.
+    const judged = replayMasterRow('dead_unused_10', 'occupancy', 2, 389);
+    expect(judged.classification.reader).toEqual(judged.classification.game);
+    expect(judged.classification.kind).toBe('exact');
+  });
+});
+
 describe('a dead sensor the game uses', () => {
   it('a piece that may have gone onto it is not taken back and put again, over and over', () => {
     // Generated play that once made the reader commit a capture, take it back as "moved on" to
     // the dead point, and commit it again, forever, on one board (random game 41 of seed 1, the
     // dead-sensor row, colour sensing): it now reads the game to its end.
-    const condition = CONDITIONS.find((c) => c.id === 'dead_used')!;
-    const games = randomGames(60, 1);
-    const options = rowOptions(condition, games, 'colour', 1)[41]!;
-    expect(options.real?.dead).toBeDefined();
-    const judged = judgeGame(games[41]!, options);
+    const judged = replayRow('dead_used', 'colour', 1, 41);
     expect(judged.started).toBe(true);
     expect(judged.classification.kind).not.toBe('silent');
   });
