@@ -22,16 +22,32 @@ import {
   sample,
 } from '../src/simulation/real-play-judge.js';
 
-const { values } = parseArgs({
-  options: {
-    games: { type: 'string', default: '60' },
-    seed: { type: 'string', default: '1' },
-    set: { type: 'string' },
-    sensing: { type: 'string' },
-    rows: { type: 'string' },
-    out: { type: 'string' },
-  },
-});
+const USAGE =
+  'usage: real-play [--games N] [--seed S] [--set master|random] [--sensing occupancy|colour] [--rows id,id] [--out failures.json]';
+
+function options() {
+  try {
+    return parseArgs({
+      options: {
+        games: { type: 'string', default: '60' },
+        seed: { type: 'string', default: '1' },
+        set: { type: 'string' },
+        sensing: { type: 'string' },
+        rows: { type: 'string' },
+        out: { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
+    }).values;
+  } catch (err) {
+    console.error(`${(err as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+const values = options();
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const count = Number(values.games);
 const seed = Number(values.seed);
 if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) {
