@@ -326,14 +326,7 @@ export function judge(input: ReaderInput): Verdict {
     // go: the first would commit a move that may not have been played. Wait until the stray comes
     // back, or is gone too long to be believed.
     if (verdict.kind === 'commit' && fewest > 0 && nearFits.some((e) => strayless(e, obs))) {
-      return {
-        kind: 'wait',
-        lifted: liftedNow(input),
-        candidates: [],
-        ambiguous: false,
-        keep: [],
-        recheckAt: soonest(fits.map((e) => e.expires)),
-      };
+      return waitVerdict(input, soonest(fits.map((e) => e.expires)));
     }
     // The last move changed to a capture nobody saw land, against play going on with a piece in
     // the hand: the board cannot tell them apart (a takeback half done reads so too). Wait, and say
@@ -344,20 +337,12 @@ export function judge(input: ReaderInput): Verdict {
       fits.some((e) => e.hidden > 0) &&
       considered.some((e) => !e.revision)
     ) {
-      return {
-        kind: 'wait',
-        lifted: liftedNow(input),
-        candidates: [],
-        ambiguous: false,
-        revised: [verdict.moves],
-        keep: [],
-        recheckAt: soonest(considered.map((e) => e.expires)),
-      };
+      return waitVerdict(input, soonest(considered.map((e) => e.expires)), [verdict.moves]);
     }
     // Takebacks forbidden: the position before the last move is read, but not taken back to.
     if (verdict.kind === 'commit' && verdict.revision && verdict.moves.length === 0 && !input.takebacks) {
       if (fits.some((e) => e.hand.length === 0)) return { kind: 'takeback_refused' };
-      return { kind: 'wait', lifted: liftedNow(input), candidates: [], ambiguous: false, keep: [] };
+      return waitVerdict(input, undefined);
     }
     if (verdict.kind === 'commit' && !verdict.revision && verdict.moves.length > 0) {
       const rivals = dedupe(
@@ -508,24 +493,29 @@ function phantomSquare(input: ReaderInput, nearFits: readonly Explanation[], ctx
   return v.kind === 'unknown' || v.kind === 'suspect' || v.kind === 'illegal' ? undefined : sq;
 }
 
+/** Nothing to commit yet, and no line to keep: the pieces in the hand, and when to look again. */
+function waitVerdict(input: ReaderInput, recheckAt: number | undefined, revised: Move[][] = []): Verdict {
+  return {
+    kind: 'wait',
+    lifted: liftedNow(input),
+    candidates: [],
+    ambiguous: false,
+    ...(revised.length > 0 ? { revised } : {}),
+    keep: [],
+    recheckAt,
+  };
+}
+
 function decide(input: ReaderInput, fits: Explanation[]): Verdict {
   const revisions = fits.filter((e) => e.revision);
-  const lifted = liftedNow(input);
   const recheckAt = soonest(fits.map((e) => e.expires));
   if (revisions.length > 0 && revisions.length < fits.length) {
     // Moved on, or still the last move with a piece in the hand: wait. (Said, if it lasts, when
     // the last move taken back or changed explains the whole board.)
     const revised = dedupe(revisions.filter((e) => e.hand.length === 0).map((e) => e.line));
-    return {
-      kind: 'wait',
-      lifted,
-      candidates: [],
-      ambiguous: false,
-      ...(revised.length > 0 ? { revised } : {}),
-      keep: [],
-      recheckAt,
-    };
+    return waitVerdict(input, recheckAt, revised);
   }
+  const lifted = liftedNow(input);
   const lines = fits.map((e) => e.line);
   const agreed = commonPrefix(lines);
   const revision = revisions.length > 0;
