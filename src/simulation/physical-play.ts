@@ -135,6 +135,8 @@ export function physicalPlay(
   const realCounts = newRealCounts();
   const realChance = (p: number): boolean => p > 0 && realRandom() < p;
   const realBetween = (lo: number, hi: number): number => Math.floor(lo + realRandom() * (hi - lo + 1));
+  /** From setting one piece down to lifting the next (rule 10's fastest pace and on). */
+  const handGap = (): number => realBetween(120, 350);
   const heartbeatMs = options.heartbeatMs ?? (real.lostFrames > 0 ? 1000 : 0);
   const board = new Board(
     options.sensing,
@@ -268,7 +270,7 @@ export function physicalPlay(
       t += pace;
     }
     // A piece knocked off or a captured piece not yet taken away is dealt with before the move.
-    t = board.waitFor(moveSquares(move), t);
+    t = board.waitFor(moveSquares(move), t, handGap);
     t = maybeFlicker(t);
 
     if (realChance(real.straighten)) {
@@ -503,7 +505,7 @@ export function physicalPlay(
 
   function takeBack(move: Move, at: number): number {
     const captured = lastCaptured;
-    let time = board.waitFor([move.from, move.to], at + between(350, 900));
+    let time = board.waitFor([move.from, move.to], at + between(350, 900), handGap);
     const l = lift(move.to, time);
     time = l.t + between(100, 500);
     time = place(move.from, l.piece, time);

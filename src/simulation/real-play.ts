@@ -258,12 +258,16 @@ export class Board {
     return this.due.some((d) => d.square === sq);
   }
 
-  /** Waits (from `t`) until nothing is due on `squares`; returns the time then. */
-  waitFor(squares: readonly Square[], t: number): number {
+  /**
+   * Waits (from `t`) until nothing is due on `squares`; returns the time then. A hand that had to
+   * put a piece back (or take one away) first reaches for the next one `gap()` ms later at the
+   * soonest (rule 10: never sooner than 120 ms).
+   */
+  waitFor(squares: readonly Square[], t: number, gap: () => number): number {
     let last = -1;
     for (const d of this.due) if (squares.includes(d.square)) last = Math.max(last, d.t);
     if (last < 0) return t;
-    const at = Math.max(t, last + 1);
+    const at = Math.max(t, last + gap());
     this.frame(at);
     return at;
   }

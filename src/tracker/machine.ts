@@ -198,6 +198,13 @@ interface Context {
    * sensor under the piece that moved, a capture nobody saw): said once, until a move is recorded.
    */
   readonly unreadButton: Color | undefined;
+  /**
+   * The side not to move pressed its clock: it says it has replied, so the side to move has moved
+   * too, though the board may show neither.
+   */
+  readonly replyButton: { readonly side: Color; readonly t: number } | undefined;
+  /** The side to move's move and the reply are both unread, and the replying side pressed its clock. */
+  readonly unreadReply: boolean;
 }
 
 const sq = (s: Square): string => makeSquareName(s);
@@ -219,7 +226,10 @@ export type TrackerMachine = ReturnType<typeof createTrackerMachine>;
 export function frameStage(snapshot: SnapshotFrom<TrackerMachine>): FrameStage {
   return {
     recordsChanges: snapshot.hasTag(RECORDS_CHANGES),
-    notesHeartbeats: snapshot.hasTag(NOTES_HEARTBEATS) && snapshot.context.button === undefined,
+    notesHeartbeats:
+      snapshot.hasTag(NOTES_HEARTBEATS) &&
+      snapshot.context.button === undefined &&
+      snapshot.context.replyButton === undefined,
   };
 }
 
@@ -258,7 +268,7 @@ export function createTrackerMachine() {
       boardIsTarget: ({ context }) => boardMatches(context),
       oneSquareWrong: ({ context }) => setupFault(context) !== undefined,
       // (Idle keeps a button only until a frame or the grace shows the board after it.)
-      buttonUnjudged: ({ context }) => context.button !== undefined,
+      buttonUnjudged: ({ context }) => context.button !== undefined || context.replyButton !== undefined,
       isIdle: ({ context }) => context.verdict.kind === 'idle',
       isWait: ({ context }) => context.verdict.kind === 'wait',
       isSuspect: ({ context }) => context.verdict.kind === 'suspect',
@@ -293,7 +303,9 @@ export function createTrackerMachine() {
         return {};
       }),
       recordButton: assign(({ context, event }) => {
-        if (event.type !== 'button' || event.side !== context.game.position.turn) return {};
+        if (event.type !== 'button') return {};
+        if (event.side !== context.game.position.turn)
+          return { replyButton: { side: event.side, t: event.t } };
         return { button: { side: event.side, t: event.t } };
       }),
       markSettled: assign({ settled: true }),
@@ -473,6 +485,8 @@ export function createTrackerMachine() {
       raised: new Set(),
       doubted: false,
       unreadButton: undefined,
+      replyButton: undefined,
+      unreadReply: false,
     }),
     on: {
       options: { actions: 'options' },
@@ -649,9 +663,9 @@ function syncAlerts(context: Context, emit: (e: MachineEmitted) => void): Partia
   if (context.unreadButton !== undefined) {
     if (!context.doubted) {
       raise('ambiguous');
-      emit({ type: 'alert', t, alert: unreadButtonAlert(context.unreadButton) });
+      emit({ type: 'alert', t, alert: unreadButtonAlert(context.unreadButton, context.unreadReply) });
     }
-    return { raised, doubted: true, unreadButton: undefined };
+    return { raised, doubted: true, unreadButton: undefined, unreadReply: false };
   }
   if (v.kind === 'commit' && v.knocked) {
     raise('ambiguous');
@@ -704,6 +718,8 @@ function evaluate(context: Context): Partial<Context> {
     landedAt: context.landedAt,
     takebacks: context.options.takebacks,
     pending: context.pending,
+    // (A capture the last judgement held back in doubt of a knock.)
+    held: context.verdict.kind === 'wait' ? context.verdict.hold : undefined,
     observed: cells,
     covered: r.covered,
     sensing: context.options.sensing,
@@ -736,6 +752,29 @@ function evaluate(context: Context): Partial<Context> {
       (verdict.kind === 'wait' && verdict.candidates.length === 0))
   )
     out.unreadButton = mover;
+  // The reply's side pressed its clock, and pieces of both sides are off their points with no line
+  // that has them both moved: neither move can be read (two landings nobody saw).
+  // (Judged once a frame after it shows the board, as the mover's button is.)
+  const reply = context.replyButton;
+  if (reply !== undefined && r.frameAt < reply.t && now < reply.t + grace) {
+    if (verdict.kind === 'wait') {
+      const at = reply.t + grace;
+      out.verdict = { ...verdict, recheckAt: Math.min(verdict.recheckAt ?? at, at) };
+    }
+  } else if (reply !== undefined) {
+    out.replyButton = undefined;
+    const pos = context.game.position;
+    const sides = verdict.kind === 'wait' ? new Set(verdict.lifted.map((s) => pos.colorAt(s))) : new Set();
+    if (
+      verdict.kind === 'wait' &&
+      !verdict.candidates.some((l) => l.length >= 2) &&
+      sides.has(1) &&
+      sides.has(2)
+    ) {
+      out.unreadButton = reply.side;
+      out.unreadReply = true;
+    }
+  }
   const fits = verdict.kind !== 'unknown' && verdict.kind !== 'suspect';
   out.unfitSince = fits ? undefined : (context.unfitSince ?? now);
   if (verdict.kind === 'wait') {
@@ -816,6 +855,7 @@ function freshEvidence(context: Context, pos: Position, revisable: boolean): Par
   context.readings.lifts.reset(cells, (s) => pos.colorAt(s) === side);
   return {
     button: undefined,
+    replyButton: undefined,
     pending: [],
     settled: false,
     revisable,
@@ -941,14 +981,18 @@ function doubtAlert(context: Context, moves: readonly Move[], rivals: readonly (
   };
 }
 
-function unreadButtonAlert(side: Color): Alert {
+function unreadButtonAlert(side: Color, reply: boolean): Alert {
+  const other = side === 'red' ? 'black' : 'red';
   return {
     kind: 'ambiguous',
     side,
-    message:
-      `${side} pressed the clock, but no move of ${side}'s was seen complete: lift the piece ` +
-      'that moved and set it down again in the middle of its point (its sensor may not read it); ' +
-      'if nothing moved, make the move',
+    message: reply
+      ? `${side} pressed the clock, but neither ${other}'s move nor ${side}'s reply was seen complete: ` +
+        'lift each piece that moved and set it down again in the middle of its point (its sensor may ' +
+        'not read it)'
+      : `${side} pressed the clock, but no move of ${side}'s was seen complete: lift the piece ` +
+        'that moved and set it down again in the middle of its point (its sensor may not read it); ' +
+        'if nothing moved, make the move',
   };
 }
 

@@ -81,6 +81,8 @@ export interface ReaderInput {
   readonly takebacks: boolean;
   /** Lines kept from earlier judgements while an ambiguity lasts. */
   readonly pending: readonly (readonly Move[])[];
+  /** A capture held back in doubt of a knocked piece (the wait's `hold`), not recorded yet. */
+  readonly held?: readonly Move[] | undefined;
   readonly observed: Cells;
   readonly sensing: Sensing;
   /** Squares whose sensor is known dead: their reading is ignored. */
@@ -145,6 +147,11 @@ export type Verdict =
        * so does play going on with a piece in the hand: which, the board cannot tell yet.
        */
       revised?: Move[][];
+      /**
+       * A capture read, held back while its victim may only have been knocked and put back (see
+       * `knockDoubt`): recorded at `recheckAt` unless the board shows otherwise first.
+       */
+      hold?: Move[];
       keep: Move[][];
       recheckAt?: number | undefined;
     }
@@ -244,6 +251,11 @@ export function judge(input: ReaderInput): Verdict {
 
   // The board as it was: nothing to explain.
   if (exactly(input.base, ctx)) return { kind: 'idle' };
+  // A capture held back in doubt whose capturer is lifted off its victim's point again: no knocked
+  // piece, a capture (the piece moves on, or is taken back). Record it before reading on.
+  const held = input.held?.[0];
+  if (held !== undefined && obs[held.to] === 0 && !input.mask.has(held.to))
+    return { kind: 'commit', moves: [...input.held!], revision: false, ready: true };
 
   const found: Explanation[] = [];
   const roots = [[], ...input.pending.slice(0, MAX_LINES)].map((l) => {
@@ -352,6 +364,12 @@ export function judge(input: ReaderInput): Verdict {
       );
       const unseen = fits.some((e) => e.hidden > 0);
       const knock = knockDoubt(input, verdict.moves, considered, fits, ctx);
+      // A hand that put a knocked piece back still holds its own a while: wait that long before
+      // recording the capture in doubt (its landing elsewhere, or the opponent's hand, settles it).
+      if (knock) {
+        const until = (ctx.evidence.changedAt[verdict.moves[0]!.to] ?? input.now) + KNOCK_HOLD_MS;
+        if (input.now < until) return waitVerdict(input, until, [], verdict.moves);
+      }
       const blind = blindCaptures(input, verdict.moves, ctx);
       if (rivals.length > 0 || unseen || knock || blind.length > 0)
         return {
@@ -494,13 +512,19 @@ function phantomSquare(input: ReaderInput, nearFits: readonly Explanation[], ctx
 }
 
 /** Nothing to commit yet, and no line to keep: the pieces in the hand, and when to look again. */
-function waitVerdict(input: ReaderInput, recheckAt: number | undefined, revised: Move[][] = []): Verdict {
+function waitVerdict(
+  input: ReaderInput,
+  recheckAt: number | undefined,
+  revised: Move[][] = [],
+  hold?: Move[],
+): Verdict {
   return {
     kind: 'wait',
     lifted: liftedNow(input),
     candidates: [],
     ambiguous: false,
     ...(revised.length > 0 ? { revised } : {}),
+    ...(hold !== undefined ? { hold } : {}),
     keep: [],
     recheckAt,
   };
@@ -739,14 +763,16 @@ function explain(
         // and a carry, and the reply comes at least REPLY_AFTER_LANDING_MS after it. Another
         // landing is read where its square changed: a later bounce may have moved that (no margin),
         // and a reply taking the piece that just landed changes it again (no bound at all).
+        // (Its latest lift: a knocked piece put back may be lifted again, for the reply.)
+        const liftedAt = ctx.evidence.lifted.get(m.from) ?? leftAt;
         if (prev && m.from !== prev.to) {
           const captured = ctx.captures.has(prev);
           if (
             (m.to !== prev.to || captured) &&
-            leftAt < landedAt(prev) + (captured ? REPLY_AFTER_LANDING_MS : 0)
+            liftedAt < landedAt(prev) + (captured ? REPLY_AFTER_LANDING_MS : 0)
           )
             continue;
-        } else if (!prev && !revising && leftAt < ctx.lastLanded) continue; // (the confirmed move's landing)
+        } else if (!prev && !revising && liftedAt < ctx.lastLanded) continue; // (the confirmed move's landing)
         // A capture's victim seen taken off was taken by the reply's hand: after the move it
         // answers landed (a piece off its point before then was knocked, and put back). (Seen in
         // the same frame, a frame lost between them, the order is unknown.)
@@ -1025,12 +1051,15 @@ function knockedAside(m: Move, sq: Square, ctx: Ctx): boolean {
 
 /** A hand knocks a neighbour while it lifts its own piece or just after. */
 const KNOCK_AFTER_LIFT_MS = 300;
+/** How long a hand may still hold its own piece after putting a knocked one back. */
+const KNOCK_HOLD_MS = 2000;
 
 /**
  * A capture read from its victim's square emptied and filled again, the victim leaving within a
  * knock of its capturer: the same readings fit a knocked neighbour put back while the capturer is
- * still in the hand. Unless the opponent acts or the mover presses the clock, the capture is
- * recorded (the likelier story, and a later landing elsewhere revises it) but in doubt, saying so.
+ * still in the hand. Unless the opponent acts or the mover presses the clock, the capture waits a
+ * while (KNOCK_HOLD_MS), then is recorded (the likelier story, and a later landing elsewhere revises
+ * it) but in doubt, saying so.
  */
 function knockDoubt(
   input: ReaderInput,

@@ -130,10 +130,23 @@ describe('captures with occupancy sensing', () => {
     expect(b.of('alertCleared').map((a) => a.kind)).toContain('ambiguous');
   });
 
-  it('a neighbour knocked as the capturer leaves reads as a capture: recorded in doubt, revised where the piece lands', () => {
+  it('a neighbour knocked as the capturer leaves: the capture is held back while the hand may hold the chariot', () => {
     const b = BoardScript.of('3k5/9/9/9/4p4/4R4/9/9/9/4K4 w - - 0 1');
     // The chariot is lifted; the pawn next to it leaves 150 ms later (knocked) and is put back.
     b.lift('e4').lift('e5', 150).place('e5', 400).wait(300);
+    expect(b.moves()).toEqual([]);
+    // The chariot comes down on e3 within the hold: that move, and nothing recorded before it.
+    b.place('e3', 900).wait(500);
+    expect(b.moves()).toEqual(['e4e3']);
+    expect(b.of('retract')).toHaveLength(0);
+    expect(b.of('alert')).toHaveLength(0);
+  });
+
+  it('a capture held back in doubt of a knock is recorded in doubt after the hold, revised where the piece lands', () => {
+    const b = BoardScript.of('3k5/9/9/9/4p4/4R4/9/9/9/4K4 w - - 0 1');
+    b.lift('e4').lift('e5', 150).place('e5', 400).wait(1500);
+    expect(b.moves()).toEqual([]);
+    b.wait(600);
     expect(b.moves()).toEqual(['e4e5']);
     const doubt = b.of('alert').at(-1)!.alert;
     expect(doubt.kind).toBe('ambiguous');
@@ -142,6 +155,19 @@ describe('captures with occupancy sensing', () => {
     b.place('e3', 600).wait(500);
     expect(b.moves()).toEqual(['e4e3']);
     expect(b.of('alertCleared').map((a) => a.kind)).toContain('ambiguous');
+  });
+
+  it('a capture held back in doubt of a knock whose capturer is lifted off again was a capture: recorded at once, then taken back', () => {
+    const b = BoardScript.of('3k5/9/9/9/4p4/4R4/9/9/9/4K4 w - - 0 1');
+    b.lift('e4').lift('e5', 150).place('e5', 400).wait(400);
+    expect(b.moves()).toEqual([]);
+    // The chariot goes back to e4 and the pawn onto e5: a takeback of the capture.
+    b.lift('e5').place('e4', 200).wait(300);
+    expect(b.of('move').map((m) => m.iccs)).toEqual(['e4e5']);
+    b.place('e5', 300).wait(500);
+    expect(b.moves()).toEqual([]);
+    expect(b.of('retract')).toHaveLength(1);
+    expect(b.of('alert').filter((a) => a.alert.kind === 'ambiguous')).toHaveLength(0);
   });
 
   it('the clock pressed with no move seen (the piece that moved unseen): said at once, until a move is recorded', () => {
@@ -155,6 +181,27 @@ describe('captures with occupancy sensing', () => {
     b.move('h2', 'e2').wait(300);
     expect(b.moves()).toEqual(['h2e2']);
     expect(b.of('alertCleared').map((a) => a.kind)).toContain('ambiguous');
+  });
+
+  it('the reply side presses its clock with a piece of each side off and neither landing seen: said at once', () => {
+    // A red chariot and a black horse, each lifted; each landed where no reading changed (set down
+    // on a piece, a colour sensor still reading the lower one), so the board shows two pieces held.
+    const b = BoardScript.of('3k5/9/9/2n6/9/9/9/9/9/R3K4 w - - 0 1');
+    b.lift('a0', 0).wait(800).lift('c6', 300).wait(700);
+    expect(b.of('alert')).toHaveLength(0);
+    b.press('black').wait(100).heartbeat().wait(200);
+    const alert = b.of('alert').at(-1)!.alert;
+    expect(alert.kind).toBe('ambiguous');
+    expect(alert.message).toContain(
+      "black pressed the clock, but neither red's move nor black's reply was seen",
+    );
+    expect(b.moves()).toEqual([]);
+  });
+
+  it('the reply side presses its clock while only the side to move holds a piece: no alert', () => {
+    const b = BoardScript.of('3k5/9/9/2n6/9/9/9/9/9/R3K4 w - - 0 1');
+    b.lift('a0', 0).wait(800).press('black').wait(100).heartbeat().wait(1500);
+    expect(b.of('alert')).toHaveLength(0);
   });
 
   it('a victim taken off well after its capturer left is a plain capture, recorded without doubt', () => {
