@@ -196,15 +196,14 @@ interface Context {
   /**
    * The side to move pressed its clock, but the board shows none of its moves complete (a dead
    * sensor under the piece that moved, a capture nobody saw): said once, until a move is recorded.
+   * `reply`: the side that pressed is the reply's, and neither its move nor the one it answers is read.
    */
-  readonly unreadButton: Color | undefined;
+  readonly unreadButton: { readonly side: Color; readonly reply: boolean } | undefined;
   /**
    * The side not to move pressed its clock: it says it has replied, so the side to move has moved
    * too, though the board may show neither.
    */
   readonly replyButton: { readonly side: Color; readonly t: number } | undefined;
-  /** The side to move's move and the reply are both unread, and the replying side pressed its clock. */
-  readonly unreadReply: boolean;
 }
 
 const sq = (s: Square): string => makeSquareName(s);
@@ -226,12 +225,13 @@ export type TrackerMachine = ReturnType<typeof createTrackerMachine>;
 export function frameStage(snapshot: SnapshotFrom<TrackerMachine>): FrameStage {
   return {
     recordsChanges: snapshot.hasTag(RECORDS_CHANGES),
-    notesHeartbeats:
-      snapshot.hasTag(NOTES_HEARTBEATS) &&
-      snapshot.context.button === undefined &&
-      snapshot.context.replyButton === undefined,
+    notesHeartbeats: snapshot.hasTag(NOTES_HEARTBEATS) && !buttonUnjudged(snapshot.context),
   };
 }
+
+/** A clock button (the mover's or the reply side's) waits for a frame to show the board after it. */
+const buttonUnjudged = (context: Context): boolean =>
+  context.button !== undefined || context.replyButton !== undefined;
 
 export function createTrackerMachine() {
   return setup({
@@ -268,7 +268,7 @@ export function createTrackerMachine() {
       boardIsTarget: ({ context }) => boardMatches(context),
       oneSquareWrong: ({ context }) => setupFault(context) !== undefined,
       // (Idle keeps a button only until a frame or the grace shows the board after it.)
-      buttonUnjudged: ({ context }) => context.button !== undefined || context.replyButton !== undefined,
+      buttonUnjudged: ({ context }) => buttonUnjudged(context),
       isIdle: ({ context }) => context.verdict.kind === 'idle',
       isWait: ({ context }) => context.verdict.kind === 'wait',
       isSuspect: ({ context }) => context.verdict.kind === 'suspect',
@@ -486,7 +486,6 @@ export function createTrackerMachine() {
       doubted: false,
       unreadButton: undefined,
       replyButton: undefined,
-      unreadReply: false,
     }),
     on: {
       options: { actions: 'options' },
@@ -663,9 +662,9 @@ function syncAlerts(context: Context, emit: (e: MachineEmitted) => void): Partia
   if (context.unreadButton !== undefined) {
     if (!context.doubted) {
       raise('ambiguous');
-      emit({ type: 'alert', t, alert: unreadButtonAlert(context.unreadButton, context.unreadReply) });
+      emit({ type: 'alert', t, alert: unreadButtonAlert(context.unreadButton) });
     }
-    return { raised, doubted: true, unreadButton: undefined, unreadReply: false };
+    return { raised, doubted: true, unreadButton: undefined };
   }
   if (v.kind === 'commit' && v.knocked) {
     raise('ambiguous');
@@ -709,7 +708,8 @@ function evaluate(context: Context): Partial<Context> {
   // A button counts once a frame read after it shows the board (a lost frame may hide a landing).
   // Without one, it counts once a heartbeat should have come (the link lost it, or has none).
   const grace = context.options.buttonGraceMs;
-  const fresh = context.button && (r.frameAt >= context.button.t || now >= context.button.t + grace);
+  const shown = (b: { readonly t: number }): boolean => r.frameAt >= b.t || now >= b.t + grace;
+  const fresh = context.button && shown(context.button);
   const button = fresh ? context.button!.side : undefined;
   const judged = judge({
     base: context.game.position,
@@ -751,37 +751,26 @@ function evaluate(context: Context): Partial<Context> {
       verdict.kind === 'unknown' ||
       (verdict.kind === 'wait' && verdict.candidates.length === 0))
   )
-    out.unreadButton = mover;
+    out.unreadButton = { side: mover, reply: false };
   // The reply's side pressed its clock, and pieces of both sides are off their points with no line
   // that has them both moved: neither move can be read (two landings nobody saw).
   // (Judged once a frame after it shows the board, as the mover's button is.)
   const reply = context.replyButton;
-  if (reply !== undefined && r.frameAt < reply.t && now < reply.t + grace) {
-    if (verdict.kind === 'wait') {
-      const at = reply.t + grace;
-      out.verdict = { ...verdict, recheckAt: Math.min(verdict.recheckAt ?? at, at) };
-    }
-  } else if (reply !== undefined) {
+  if (reply !== undefined && shown(reply)) {
     out.replyButton = undefined;
-    const pos = context.game.position;
-    const sides = verdict.kind === 'wait' ? new Set(verdict.lifted.map((s) => pos.colorAt(s))) : new Set();
-    if (
-      verdict.kind === 'wait' &&
-      !verdict.candidates.some((l) => l.length >= 2) &&
-      sides.has(1) &&
-      sides.has(2)
-    ) {
-      out.unreadButton = reply.side;
-      out.unreadReply = true;
+    if (verdict.kind === 'wait' && !verdict.candidates.some((l) => l.length >= 2)) {
+      const sides = new Set(verdict.lifted.map((s) => context.game.position.colorAt(s)));
+      if (sides.has(1) && sides.has(2)) out.unreadButton = { side: reply.side, reply: true };
     }
   }
   const fits = verdict.kind !== 'unknown' && verdict.kind !== 'suspect';
   out.unfitSince = fits ? undefined : (context.unfitSince ?? now);
   if (verdict.kind === 'wait') {
     out.pending = verdict.keep;
-    // (A button not yet fresh is judged again once the grace is out.)
-    if (context.button && !fresh) {
-      const at = context.button.t + grace;
+    // (A button not yet fresh, the mover's or the reply side's, is judged again once the grace is out.)
+    const unshown = [context.button, reply].filter((b) => b !== undefined && !shown(b));
+    if (unshown.length > 0) {
+      const at = Math.min(...unshown.map((b) => b!.t)) + grace;
       out.verdict = { ...verdict, recheckAt: Math.min(verdict.recheckAt ?? at, at) };
     }
     // The mover's clock says its move is over, and still the board allows several: say so. So
@@ -981,7 +970,7 @@ function doubtAlert(context: Context, moves: readonly Move[], rivals: readonly (
   };
 }
 
-function unreadButtonAlert(side: Color, reply: boolean): Alert {
+function unreadButtonAlert({ side, reply }: { readonly side: Color; readonly reply: boolean }): Alert {
   const other = side === 'red' ? 'black' : 'red';
   return {
     kind: 'ambiguous',
