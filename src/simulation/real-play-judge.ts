@@ -5,6 +5,7 @@
  */
 import { type Move, makeSquareName, Position } from '../rules/index.js';
 import type { Sensing } from '../sensors/snapshot.js';
+import type { TrackerEmitted } from '../tracker/machine.js';
 import { runSensorEvents } from '../tracker/run.js';
 import { type Classification, classify, type Episode, type GameClass } from './classify.js';
 import { type PhysicalOptions, physicalPlay } from './physical-play.js';
@@ -146,6 +147,8 @@ export interface RowResult {
 export interface JudgedGame {
   readonly classification: Classification;
   readonly started: boolean;
+  /** What the reader said, in order. */
+  readonly emitted: readonly TrackerEmitted[];
 }
 
 /** Plays one game under `options`, reads it back with the move reader and classifies it. */
@@ -162,7 +165,7 @@ export function judgeGame(game: GameSpec, options: PhysicalOptions): JudgedGame 
       ? { dead: { iccs: play.dead.iccs, fromT: play.dead.fromT, firstUsePly: play.dead.firstUsePly } }
       : {}),
   });
-  return { classification, started: emitted.some((e) => e.type === 'gameStart') };
+  return { classification, started: emitted.some((e) => e.type === 'gameStart'), emitted };
 }
 
 /** Judges `games` under one condition; `seed` makes the handling (and dead squares) reproducible. */

@@ -22,6 +22,7 @@ import { type Correction, pairCorrections } from './corrections.js';
 import type { FrameStage } from './frames.js';
 import {
   DEFAULT_READER_TIMING,
+  type DeadWorld,
   type Displacement,
   judge,
   MIN_CARRY_MS,
@@ -136,19 +137,33 @@ export type MachineEmitted =
   | { type: 'alertCleared'; kind: AlertKind; t: number }
   | { type: 'state'; state: TrackerState; detail: StateDetail; t: number }
   | { type: 'gameStart'; t: number }
-  | { type: 'gameOver'; result: string; reason: string; detail?: string; t: number };
+  | { type: 'gameOver'; result: string; reason: string; detail?: string; t: number }
+  /**
+   * Which of several squares' sensors is dead the board cannot tell yet: the tracker reads on in
+   * each world (the square masked, its line played) until play leaves one. The machine stops here.
+   */
+  | {
+      type: 'fork';
+      reads: 'empty' | 'occupied';
+      worlds: readonly DeadWorld[];
+      mask: readonly Square[];
+      t: number;
+      frameT: number;
+    };
 
 export type TrackerEmitted =
   | { type: 'move'; ply: number; move: Move; iccs: string; t: number; frameT: number }
   | { type: 'retract'; ply: number; t: number }
-  | Exclude<MachineEmitted, { type: 'commit' } | { type: 'foul' }>;
+  | Exclude<MachineEmitted, { type: 'commit' } | { type: 'foul' } | { type: 'fork' }>;
 
 export type TrackerEvent =
   | { type: 'snapshot'; t: number; cells: Cells }
   | { type: 'button'; t: number; side: Color }
   /** The game after a commit or a foul; `rejected`: the game refused the move (why). */
   | { type: 'applied'; game: GameView; rejected?: string | undefined }
-  | { type: 'options'; options: Partial<Omit<TrackerOptions, 'sensing'>> };
+  | { type: 'options'; options: Partial<Omit<TrackerOptions, 'sensing'>> }
+  /** In setup: the game is under way on this board (these sensors dead): read it from the next frame. */
+  | { type: 'resume'; mask: readonly Square[] };
 
 export interface TrackerInput {
   readonly options: TrackerOptions;
@@ -272,6 +287,7 @@ export function createTrackerMachine() {
       isIdle: ({ context }) => context.verdict.kind === 'idle',
       isWait: ({ context }) => context.verdict.kind === 'wait',
       isSuspect: ({ context }) => context.verdict.kind === 'suspect',
+      isDoubt: ({ context }) => context.verdict.kind === 'doubt',
       commitNow: ({ context }) => {
         const v = context.verdict;
         if (v.kind !== 'commit') return false;
@@ -385,6 +401,28 @@ export function createTrackerMachine() {
         const v = context.verdict;
         if (v.kind === 'suspect') context.readings.mask = new Set([...context.readings.mask, v.square]);
         return {};
+      }),
+      resume: assign(({ context, event }) => {
+        if (event.type === 'resume')
+          context.readings.mask = new Set([...context.readings.mask, ...event.mask]);
+        // (The last move may be one just read into the game: its player may still take it back.)
+        return freshEvidence(context, context.game.position, context.game.previous !== undefined);
+      }),
+      emitFork: enqueueActions(({ context, enqueue }) => {
+        const v = context.verdict;
+        if (v.kind !== 'doubt') return;
+        const t = context.now();
+        for (const kind of context.raised) enqueue.emit({ type: 'alertCleared', kind, t });
+        enqueue.assign({ raised: new Set(['ambiguous' as const]) });
+        enqueue.emit({ type: 'alert', t, alert: deadDoubtAlert(context, v.reads, v.worlds) });
+        enqueue.emit({
+          type: 'fork',
+          reads: v.reads,
+          worlds: v.worlds,
+          mask: [...context.readings.mask],
+          t,
+          frameT: context.readings.changedAt,
+        });
       }),
       emitSensorFault: enqueueActions(({ context, enqueue }) => {
         const v = context.verdict;
@@ -502,6 +540,7 @@ export function createTrackerMachine() {
             reenter: true,
             actions: ['unmaskAlert', 'record'],
           },
+          resume: { target: '#tracker.playing', actions: 'resume' },
         },
         states: {
           reading: {
@@ -564,6 +603,7 @@ export function createTrackerMachine() {
             entry: 'judge',
             always: [
               { guard: 'isSuspect', target: 'judging', reenter: true, actions: ['mask', 'emitSensorFault'] },
+              { guard: 'isDoubt', target: '#tracker.forked', actions: 'emitFork' },
               { guard: 'commitNow', target: 'committing' },
               { guard: 'commitLater', target: 'settling' },
               { guard: 'isWait', target: 'waiting' },
@@ -631,6 +671,8 @@ export function createTrackerMachine() {
         },
       },
       gameOver: { entry: ['clearAll', 'emitGameOver'] },
+      /** Read on in the worlds of a dead sensor (the tracker's business): this actor is done. */
+      forked: {},
     },
   });
 }
@@ -656,7 +698,7 @@ function syncAlerts(context: Context, emit: (e: MachineEmitted) => void): Partia
     raised = new Set([...raised].filter((k) => k !== kind));
     return true;
   };
-  const fits = v.kind !== 'unknown' && v.kind !== 'suspect';
+  const fits = v.kind !== 'unknown' && v.kind !== 'suspect' && v.kind !== 'doubt';
   if (fits && end('out_of_sync')) emit({ type: 'alertCleared', kind: 'out_of_sync', t });
   const ambiguous = v.kind === 'wait' && v.ambiguous;
   if (context.unreadButton !== undefined) {
@@ -763,7 +805,7 @@ function evaluate(context: Context): Partial<Context> {
       if (sides.has(1) && sides.has(2)) out.unreadButton = { side: reply.side, reply: true };
     }
   }
-  const fits = verdict.kind !== 'unknown' && verdict.kind !== 'suspect';
+  const fits = verdict.kind !== 'unknown' && verdict.kind !== 'suspect' && verdict.kind !== 'doubt';
   out.unfitSince = fits ? undefined : (context.unfitSince ?? now);
   if (verdict.kind === 'wait') {
     out.pending = verdict.keep;
@@ -893,6 +935,21 @@ function sensorFault(
   reads: 'empty' | 'occupied',
   phantom?: boolean,
 ): MachineEmitted {
+  return {
+    type: 'alert',
+    t: context.now(),
+    alert: sensorFaultAlert(context.options.sensing, context.game.position, square, reads, phantom),
+  };
+}
+
+/** The sensor of `square` reads wrong (the machine's, and the tracker's when one world of a doubt is left). */
+export function sensorFaultAlert(
+  sensing: Sensing,
+  position: Position,
+  square: Square,
+  reads: 'empty' | 'occupied',
+  phantom?: boolean,
+): Alert {
   const name = sq(square);
   // A piece from nowhere may be a real stray piece as well as a stuck sensor: say both.
   const message = phantom
@@ -900,25 +957,43 @@ function sensorFault(
       `if there is none, its sensor is faulty and should be repaired; moves are read from the other squares`
     : undefined;
   // What the board needs there is the other reading (or, to a colour sensor, the other colour).
-  const wrongColour =
-    reads === 'occupied' &&
-    context.options.sensing === 'colour' &&
-    context.game.position.colorAt(square) !== 0;
+  const wrongColour = reads === 'occupied' && sensing === 'colour' && position.colorAt(square) !== 0;
   const what = wrongColour
     ? 'the wrong colour'
     : `${reads} (it should read ${reads === 'empty' ? 'occupied' : 'empty'})`;
   return {
-    type: 'alert',
-    t: context.now(),
-    alert: {
-      kind: 'sensor_fault',
-      square: name,
-      reads,
-      message:
-        message ??
-        `the sensor on ${name} always reads ${what}: check the piece there ` +
-          `stands in the middle of its point, or have the sensor repaired; moves are read from the other squares`,
-    },
+    kind: 'sensor_fault',
+    square: name,
+    reads,
+    message:
+      message ??
+      `the sensor on ${name} always reads ${what}: check the piece there ` +
+        `stands in the middle of its point, or have the sensor repaired; moves are read from the other squares`,
+  };
+}
+
+/** Several sensors may be the dead one: what each would mean, and how the players can tell. */
+function deadDoubtAlert(context: Context, reads: 'empty' | 'occupied', worlds: readonly DeadWorld[]): Alert {
+  const or = (points: string[]): string =>
+    points.length === 1 ? points[0]! : `${points.slice(0, -1).join(', ')} or ${points.at(-1)}`;
+  const pos = context.game.position;
+  const first = worlds.find((w) => w.moves.length > 0)!.moves[0]!;
+  const origins = worlds.filter((w) => w.moves.length > 0).map((w) => sq(w.square));
+  const piece = pos.pieceAt(first.from);
+  const message =
+    reads === 'occupied'
+      ? `${sq(first.to)} reads a new piece while ${or(origins)} still read theirs: take off any stray ` +
+        `piece on ${sq(first.to)}; if a piece moved there, lift the piece still standing on ` +
+        `${or(origins)} and set it back (the point that does not notice has a faulty sensor). Play goes ` +
+        `on; the moves are recorded once the board shows which`
+      : `the ${piece ? `${pos.turn} ${ROLE_NAMES[piece.role]}` : 'piece'} from ${sq(first.from)} was not ` +
+        `seen landing: the sensor under it (${or(worlds.map((w) => sq(w.square)))}) is faulty. Play goes ` +
+        `on; the moves are recorded once the board shows where it went`;
+  return {
+    kind: 'ambiguous',
+    side: pos.turn,
+    message,
+    candidates: worlds.map((w) => w.moves.map(makeIccs)),
   };
 }
 

@@ -164,8 +164,20 @@ export type Verdict =
    * `phantom`, one square showing a piece the game does not have (a stray piece or a stuck sensor).
    */
   | { kind: 'suspect'; square: Square; reads: 'empty' | 'occupied'; phantom?: true }
+  /**
+   * One of several squares' sensors is dead, and the board cannot yet tell which: each, masked,
+   * reads the board as its line (a piece gone from a point still reading it; a piece gone to a
+   * point that never read it). Later play tells them apart.
+   */
+  | { kind: 'doubt'; reads: 'empty' | 'occupied'; worlds: DeadWorld[] }
   /** Nothing explains the board. */
   | { kind: 'unknown'; recheckAt?: number | undefined };
+
+/** A dead sensor under `square`, and the line the board then shows. */
+export interface DeadWorld {
+  readonly square: Square;
+  readonly moves: Move[];
+}
 
 interface Explanation {
   /** The whole line from the confirmed position (from the previous one, for a revision). */
@@ -387,13 +399,22 @@ export function judge(input: ReaderInput): Verdict {
   // fitting while the board shows more pieces than the game has is a sensor reading a piece that
   // is not there (it is masked at once; it is unmasked when its reading changes).
   const phantom = phantomSquare(input, nearFits, ctx);
-  if (phantom !== undefined) return { kind: 'suspect', square: phantom, reads: 'occupied', phantom: true };
+  if (phantom !== undefined) {
+    // A piece of the side to move that the new one could be, its own point still reading it: that
+    // point's sensor may be stuck, and the move made.
+    // (Or the new reading is the fault: the world of no move stays one of them.)
+    const origins = stuckOrigins(input, phantom, ctx);
+    if (origins.length > 0)
+      return { kind: 'doubt', reads: 'occupied', worlds: [...origins, { square: phantom, moves: [] }] };
+    return { kind: 'suspect', square: phantom, reads: 'occupied', phantom: true };
+  }
 
   const illegal = findIllegal(roots, ctx) ?? displaced(input, nearFits, ctx);
   if (illegal) return { kind: 'illegal', displacement: illegal };
 
   const unseen = unseenLanding(input, ctx);
-  if (unseen.length === 1) return { kind: 'suspect', square: unseen[0]!, reads: 'empty' };
+  if (unseen.length === 1) return { kind: 'suspect', square: unseen[0]!.square, reads: 'empty' };
+  if (unseen.length > 1) return { kind: 'doubt', reads: 'empty', worlds: unseen };
   return suspectDeadSquare(input, nearFits, obs, timing);
 }
 
@@ -433,7 +454,7 @@ function suspectDeadSquare(
 function overdueSensor(input: ReaderInput, nearFits: readonly Explanation[], ctx: Ctx): Square | undefined {
   if (input.probing) return undefined;
   const unseen = unseenLanding(input, ctx);
-  if (unseen.length === 1) return unseen[0];
+  if (unseen.length === 1) return unseen[0]!.square;
   if (unseen.length > 1) return undefined;
   const candidates = new Set<Square>();
   for (const e of nearFits) {
@@ -454,11 +475,11 @@ function overdueSensor(input: ReaderInput, nearFits: readonly Explanation[], ctx
  * when that reads the move and the rest of the board as a line. (A piece held so long names no
  * stray overdue: which went first is no evidence then.)
  */
-function unseenLanding(input: ReaderInput, ctx: Ctx): Square[] {
+function unseenLanding(input: ReaderInput, ctx: Ctx): DeadWorld[] {
   if (input.probing) return [];
   const base = input.base;
   const side = base.turn === 'red' ? 1 : 2;
-  const found: Square[] = [];
+  const found: DeadWorld[] = [];
   for (const [from, at] of ctx.first) {
     if (base.colorAt(from) !== side || ctx.obs[from] !== 0 || ctx.mask.has(from)) continue;
     if (ctx.now - at < ctx.timing.maskAfterMs) continue;
@@ -482,7 +503,7 @@ function unseenLanding(input: ReaderInput, ctx: Ctx): Square[] {
           !v.moves.slice(0, k).some((p) => p.to === m.from) &&
           (ctx.evidence.changedAt[m.from] ?? Number.NEGATIVE_INFINITY) < replyAt,
       );
-      if (!early) found.push(to);
+      if (!early) found.push({ square: to, moves: v.moves });
     }
   }
   return found;
@@ -509,6 +530,24 @@ function phantomSquare(input: ReaderInput, nearFits: readonly Explanation[], ctx
   const [sq] = candidates as unknown as [Square];
   const v = judge({ ...input, mask: new Set([...input.mask, sq]), probing: true });
   return v.kind === 'unknown' || v.kind === 'suspect' || v.kind === 'illegal' ? undefined : sq;
+}
+
+/**
+ * The points of the side to move's pieces that, masked, read the board as that piece's move onto
+ * `landing`: the sensor of one of them reads the piece that has gone.
+ */
+function stuckOrigins(input: ReaderInput, landing: Square, ctx: Ctx): DeadWorld[] {
+  const base = input.base;
+  const side = base.turn === 'red' ? 1 : 2;
+  const found: DeadWorld[] = [];
+  for (let from = 0; from < 90; from++) {
+    if (base.colorAt(from) !== side || ctx.obs[from] === 0 || ctx.mask.has(from)) continue;
+    if (!base.legalDestinations(from).includes(landing)) continue;
+    const v = judge({ ...input, mask: new Set([...input.mask, from]), probing: true });
+    if (v.kind === 'commit' && !v.revision && v.moves[0]?.from === from && v.moves[0].to === landing)
+      found.push({ square: from, moves: v.moves });
+  }
+  return found;
 }
 
 /** Nothing to commit yet, and no line to keep: the pieces in the hand, and when to look again. */

@@ -69,7 +69,8 @@ export class Readings {
       if (previous !== undefined && previous[s] === cells[s]) continue;
       squareChangedAt[s] = t;
       if (this.covered.size > 0) this.covered.delete(s);
-      if (mask.has(s)) {
+      // (The first frame changes nothing that was read: a mask given beforehand stands.)
+      if (previous !== undefined && mask.has(s)) {
         mask = new Set(mask);
         (mask as Set<Square>).delete(s);
       }

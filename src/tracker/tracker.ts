@@ -4,20 +4,65 @@
  * same way by live play and replay.
  */
 import { type Actor, createActor } from 'xstate';
-import type { Game } from '../game/game.js';
+import { Game } from '../game/game.js';
+import type { Move, Square } from '../rules/index.js';
+import type { Cells } from '../sensors/snapshot.js';
 import type { SensorEvent } from '../sensors/source.js';
 import type { Clock } from '../util/clock.js';
 import { Listeners } from '../util/listeners.js';
 import { xstateClock } from './clock.js';
 import { type FrameStage, takeFrame } from './frames.js';
 import { type MoveRecord, TrackedGame } from './game-port.js';
-import { createTrackerMachine, frameStage, type TrackerEmitted, type TrackerOptions } from './machine.js';
+import {
+  createTrackerMachine,
+  frameStage,
+  type MachineEmitted,
+  sensorFaultAlert,
+  type TrackerEmitted,
+  type TrackerOptions,
+} from './machine.js';
 
 export type TrackerListener = (event: TrackerEmitted) => void;
 
 const machine = createTrackerMachine();
 
 const PUBLIC = ['alert', 'alertCleared', 'state', 'gameStart', 'gameOver'] as const;
+
+/** Alerts that say a world's story is broken: play there is not what the board shows. */
+const BROKEN = new Set(['out_of_sync', 'sensor_fault', 'move_rejected', 'takeback_forbidden']);
+/**
+ * An illegal move standing this long breaks a world's story (players put an illegal placement
+ * right within seconds; a world that reads the wrong piece there never sees it put right).
+ */
+const ILLEGAL_BREAKS_MS = 4000;
+
+type Fork = Extract<MachineEmitted, { type: 'fork' }>;
+
+/** One world of a doubt: the game read on as if its square's sensor were the dead one. */
+interface World {
+  readonly square: Square;
+  readonly moves: readonly Move[];
+  readonly tracker: Tracker;
+  /** Plies of its game at the fork, its line played: a takeback past them breaks the story. */
+  readonly plies: number;
+  /** What it recorded since, to be played into the game if it is the world left. */
+  readonly recorded: Extract<TrackerEmitted, { type: 'move' } | { type: 'retract' }>[];
+  broken: boolean;
+  idle: boolean;
+  /** Since when its reading shows an illegal move. */
+  illegalAt: number | undefined;
+}
+
+/** A world still open this long after the fork, others too, ends the doubt unresolved. */
+const DOUBT_MAX_MS = 120_000;
+
+/** A new game with the same moves (for a world of a doubt: no clock, no journal). */
+function copyGame(game: Game): Game | undefined {
+  const copy = Game.start(game.startPosition, { playOn: true });
+  if (!copy.ok) return undefined;
+  for (const m of game.moves) if (!copy.value.play(m.move, m.t).ok) return undefined;
+  return copy.value;
+}
 
 export class Tracker {
   readonly port: TrackedGame;
@@ -30,6 +75,12 @@ export class Tracker {
   private stagedFor: unknown;
   /** Machine events being handed out: a frame sent meanwhile waits its turn in the machine. */
   private delivering = 0;
+  /** The latest frame: a machine started in mid-game reads the board from it. */
+  private lastFrame: { t: number; cells: Cells } | undefined;
+  /** A doubt over which sensor is dead: the worlds read on, this tracker's machine waits. */
+  private doubt: { fork: Fork; worlds: World[]; timers: (() => void)[] } | undefined;
+  /** A world's tracker: a doubt of its own breaks its story (one dead sensor at a time). */
+  private onFork: (() => void) | undefined;
 
   constructor(
     readonly game: Game,
@@ -41,6 +92,11 @@ export class Tracker {
   }
 
   start(): void {
+    this.launch(undefined);
+  }
+
+  /** Starts the machine: in setup, or (`resume`) in play with these sensors dead, from the latest frame. */
+  private launch(resume: { mask: readonly Square[] } | undefined): void {
     const actor = createActor(machine, {
       input: { options: this.options, game: this.port.view(), now: () => this.clock.now() },
       clock: xstateClock(this.clock),
@@ -71,15 +127,149 @@ export class Tracker {
       this.port.foul(f.side, f.t);
       actor.send({ type: 'applied', game: this.port.view() });
     });
+    actor.on('fork', (f) => this.fork(f));
     actor.subscribe((s) => this.deliver(() => this.stateListeners.emit(s.value)));
     actor.start();
     this.actor = actor;
+    if (resume) {
+      actor.send({ type: 'resume', mask: resume.mask });
+      if (this.lastFrame) actor.send({ type: 'snapshot', ...this.lastFrame });
+    }
   }
 
   stop(): void {
     this.cancelRetry?.();
     this.actor?.stop();
     this.actor = undefined;
+    this.endDoubt();
+  }
+
+  /**
+   * The machine cannot tell which of several sensors is dead: read on in a world for each (its
+   * square masked, its line played) until one is left, then record what that world read.
+   */
+  private fork(f: Fork): void {
+    if (this.onFork) {
+      this.onFork();
+      return;
+    }
+    const worlds: World[] = [];
+    this.doubt = { fork: f, worlds, timers: [] };
+    for (const w of f.worlds) {
+      const game = copyGame(this.port.game);
+      if (!game || !w.moves.every((m) => game.play(m, f.t).ok)) continue;
+      const tracker = new Tracker(game, this.options, this.clock);
+      const world: World = {
+        square: w.square,
+        moves: w.moves,
+        tracker,
+        plies: game.moves.length,
+        recorded: [],
+        broken: false,
+        idle: false,
+        illegalAt: undefined,
+      };
+      tracker.lastFrame = this.lastFrame;
+      tracker.onFork = () => this.worldEvent(world, undefined);
+      tracker.subscribe((e) => this.worldEvent(world, e));
+      worlds.push(world);
+    }
+    for (const w of worlds) w.tracker.launch({ mask: [...f.mask, w.square] });
+    this.later(() => this.resolve(), 1);
+  }
+
+  /** What a world's reading says of its story (`undefined`: it forked itself). */
+  private worldEvent(world: World, e: TrackerEmitted | undefined): void {
+    if (world.broken) return;
+    if (
+      e === undefined ||
+      (e.type === 'alert' && BROKEN.has(e.alert.kind)) ||
+      (e.type === 'alertCleared' && e.kind === 'sensor_fault') ||
+      (e.type === 'retract' && e.ply <= world.plies)
+    )
+      world.broken = true;
+    else if (e.type === 'move' || e.type === 'retract') {
+      world.recorded.push(e);
+      world.idle = false;
+    } else if (e.type === 'state') world.idle = e.state === 'awaiting_move';
+    else if (e.type === 'alert' && e.alert.kind === 'illegal_move') {
+      world.illegalAt = e.t;
+      this.later(() => this.resolve(), ILLEGAL_BREAKS_MS);
+    } else if (e.type === 'alertCleared' && e.kind === 'illegal_move') world.illegalAt = undefined;
+    // (Decided outside the world's own event: its machine is mid-step.)
+    if (world.broken || world.idle) this.later(() => this.resolve(), 1);
+  }
+
+  /** Runs `fn` in `ms` if the doubt still stands (outside any world's machine step). */
+  private later(fn: () => void, ms: number): void {
+    const doubt = this.doubt;
+    if (!doubt) return;
+    doubt.timers.push(
+      this.clock.setTimer(() => {
+        if (this.doubt === doubt) fn();
+      }, ms),
+    );
+  }
+
+  /** One world left and at rest: its reading is the game's. None left: read the board afresh. */
+  private resolve(): void {
+    const doubt = this.doubt;
+    if (!doubt) return;
+    const now = this.clock.now();
+    for (const w of doubt.worlds)
+      if (w.illegalAt !== undefined && now - w.illegalAt >= ILLEGAL_BREAKS_MS) w.broken = true;
+    const open = doubt.worlds.filter((w) => !w.broken);
+    const expired = now - doubt.fork.t >= DOUBT_MAX_MS;
+    if (open.length > 1 && !expired) return;
+    if (open.length > 0 && !open[0]!.idle) {
+      this.later(() => this.resolve(), 50);
+      return;
+    }
+    const world = open.length === 1 ? open[0] : undefined;
+    const { fork } = doubt;
+    this.endDoubt();
+    this.actor?.stop();
+    const events: TrackerEmitted[] = [{ type: 'alertCleared', kind: 'ambiguous', t: this.clock.now() }];
+    let mask = fork.mask;
+    if (world) {
+      const steps = [
+        { moves: world.moves, revision: false, t: fork.t, frameT: fork.frameT },
+        ...world.recorded.map((e) =>
+          e.type === 'move'
+            ? { moves: [e.move], revision: false, t: e.t, frameT: e.frameT }
+            : { moves: [], revision: true, t: e.t, frameT: e.t },
+        ),
+      ];
+      for (const step of steps) {
+        const done = this.port.commit({ type: 'commit', ...step });
+        events.push(...done.events);
+        if (done.rejected !== undefined || done.retryMs !== undefined) break;
+      }
+      mask = [...mask, world.square];
+      events.push({
+        type: 'alert',
+        t: this.clock.now(),
+        alert: sensorFaultAlert(
+          this.options.sensing,
+          this.port.game.position,
+          world.square,
+          fork.reads,
+          fork.reads === 'occupied' && world.moves.length === 0,
+        ),
+      });
+    }
+    this.deliver(() => {
+      for (const e of events) this.listeners.emit(e);
+    });
+    this.launch({ mask });
+  }
+
+  private endDoubt(): void {
+    const doubt = this.doubt;
+    if (!doubt) return;
+    this.doubt = undefined;
+    for (const cancel of doubt.timers) cancel();
+    for (const w of doubt.worlds) w.tracker.stop();
   }
 
   subscribe(listener: TrackerListener): () => void {
@@ -95,6 +285,7 @@ export class Tracker {
   setOptions(options: Partial<Pick<TrackerOptions, 'takebacks' | 'foulAfterMs'>>): void {
     this.options = { ...this.options, ...options };
     this.actor?.send({ type: 'options', options });
+    for (const w of this.doubt?.worlds ?? []) w.tracker.setOptions(options);
   }
 
   /**
@@ -104,6 +295,17 @@ export class Tracker {
   send(event: SensorEvent): void {
     const actor = this.actor;
     if (!actor) return;
+    const changed = event.type === 'snapshot' && event.cells !== this.lastFrame?.cells;
+    if (event.type === 'snapshot') this.lastFrame = { t: event.t, cells: event.cells };
+    if (this.doubt) {
+      for (const w of this.doubt.worlds) {
+        if (w.broken) continue;
+        // (At rest again only once its machine has read the change.)
+        if (changed) w.idle = false;
+        w.tracker.send(event);
+      }
+      return;
+    }
     if (event.type === 'snapshot') {
       if (this.delivering === 0) {
         const s = actor.getSnapshot();

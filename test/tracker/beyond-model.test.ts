@@ -183,6 +183,48 @@ describe('a dead square under a standing piece', () => {
   });
 });
 
+/** The reader's doubts over which sensor is dead: each with its candidate lines (ICCS). */
+const deadDoubts = (judged: JudgedGame): string[][][] =>
+  judged.emitted.flatMap((e) =>
+    e.type === 'alert' &&
+    e.alert.kind === 'ambiguous' &&
+    /not seen landing|reads a new piece/.test(e.alert.message)
+      ? [e.alert.candidates!.map((l) => [...l])]
+      : [],
+  );
+
+describe('which of several sensors is dead', () => {
+  it('a piece gone from a point still reading it, three pieces it may be: play tells which', () => {
+    // Random game 17 of seed 1, the dead-sensor row, occupancy: a piece appears on c4 while e2, c3
+    // and b4 still read theirs. One of those sensors is dead (or c4's reads a stray): the reader
+    // says so, reads on in each world, and records the one play leaves, naming its square.
+    const judged = replayRow('dead_used', 'occupancy', 1, 16);
+    expect(deadDoubts(judged)[0]).toEqual([['e2c4'], ['c3c4'], ['b4c4'], []]);
+    expect(judged.classification.kind).toBe('exact');
+    expect(judged.classification.deadNamed).toBe(true);
+  });
+
+  it('a landing no sensor saw, on one of two points: play tells which', () => {
+    // Random game 19 of seed 1, the dead-sensor row, occupancy: Black's elephant leaves g9 and is
+    // never seen landing (e7 or i7; Red replies meanwhile).
+    const judged = replayRow('dead_used', 'occupancy', 1, 18);
+    expect(deadDoubts(judged)[0]).toEqual([
+      ['g9e7', 'c3c4'],
+      ['g9i7', 'c3c4'],
+    ]);
+    expect(judged.classification.kind).toBe('exact');
+    expect(judged.classification.deadNamed).toBe(true);
+  });
+
+  it('a sensor that starts reading a piece where a move could land is no move by itself', () => {
+    // Random game 2 of seed 1, a dead square nobody uses from ply 10, occupancy: a1's sensor starts
+    // reading a piece where Red's chariot on a0 could go. It was once read as a0a1, a0 named dead.
+    const judged = replayRow('dead_unused_10', 'occupancy', 1, 1);
+    expect(judged.classification.reader).toEqual(judged.classification.game);
+    expect(judged.classification.kind).toBe('exact');
+  });
+});
+
 describe('a dead sensor the game uses', () => {
   it('a piece that may have gone onto it is not taken back and put again, over and over', () => {
     // Generated play that once made the reader commit a capture, take it back as "moved on" to
