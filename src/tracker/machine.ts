@@ -144,7 +144,6 @@ export type MachineEmitted =
    */
   | {
       type: 'fork';
-      reads: 'empty' | 'occupied';
       worlds: readonly DeadWorld[];
       mask: readonly Square[];
       t: number;
@@ -414,10 +413,9 @@ export function createTrackerMachine() {
         const t = context.now();
         for (const kind of context.raised) enqueue.emit({ type: 'alertCleared', kind, t });
         enqueue.assign({ raised: new Set(['ambiguous' as const]) });
-        enqueue.emit({ type: 'alert', t, alert: deadDoubtAlert(context, v.reads, v.worlds) });
+        enqueue.emit({ type: 'alert', t, alert: deadDoubtAlert(context, v.worlds) });
         enqueue.emit({
           type: 'fork',
-          reads: v.reads,
           worlds: v.worlds,
           mask: [...context.readings.mask],
           t,
@@ -973,26 +971,22 @@ export function sensorFaultAlert(
 }
 
 /** Several sensors may be the dead one: what each would mean, and how the players can tell. */
-function deadDoubtAlert(context: Context, reads: 'empty' | 'occupied', worlds: readonly DeadWorld[]): Alert {
-  const or = (points: string[]): string =>
-    points.length === 1 ? points[0]! : `${points.slice(0, -1).join(', ')} or ${points.at(-1)}`;
+function deadDoubtAlert(context: Context, worlds: readonly DeadWorld[]): Alert {
   const pos = context.game.position;
-  const first = worlds.find((w) => w.moves.length > 0)!.moves[0]!;
-  const origins = worlds.filter((w) => w.moves.length > 0).map((w) => sq(w.square));
-  const piece = pos.pieceAt(first.from);
-  const message =
-    reads === 'occupied'
-      ? `${sq(first.to)} reads a new piece while ${or(origins)} still read theirs: take off any stray ` +
-        `piece on ${sq(first.to)}; if a piece moved there, lift the piece still standing on ` +
-        `${or(origins)} and set it back (the point that does not notice has a faulty sensor). Play goes ` +
-        `on; the moves are recorded once the board shows which`
-      : `the ${piece ? `${pos.turn} ${ROLE_NAMES[piece.role]}` : 'piece'} from ${sq(first.from)} was not ` +
-        `seen landing: the sensor under it (${or(worlds.map((w) => sq(w.square)))}) is faulty. Play goes ` +
-        `on; the moves are recorded once the board shows where it went`;
+  const each = worlds.map((w) => {
+    const first = w.moves[0];
+    const what = first
+      ? `${makeIccs(first)}${w.moves.length > 1 ? ` (then ${w.moves.slice(1).map(makeIccs).join(' ')})` : ''}`
+      : 'no move';
+    return `${what} if the sensor of ${sq(w.square)} always reads ${w.reads}`;
+  });
   return {
     kind: 'ambiguous',
     side: pos.turn,
-    message,
+    message:
+      `one sensor reads wrong, and the board cannot tell which yet: ${each.join('; ')}. Play goes on; ` +
+      'the moves are recorded once play shows which. To tell at once, lift each piece standing on those ' +
+      'points and set it back: the point that does not notice has the faulty sensor',
     candidates: worlds.map((w) => w.moves.map(makeIccs)),
   };
 }

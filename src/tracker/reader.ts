@@ -169,13 +169,14 @@ export type Verdict =
    * reads the board as its line (a piece gone from a point still reading it; a piece gone to a
    * point that never read it). Later play tells them apart.
    */
-  | { kind: 'doubt'; reads: 'empty' | 'occupied'; worlds: DeadWorld[] }
+  | { kind: 'doubt'; worlds: DeadWorld[] }
   /** Nothing explains the board. */
   | { kind: 'unknown'; recheckAt?: number | undefined };
 
-/** A dead sensor under `square`, and the line the board then shows. */
+/** A dead sensor under `square` (reading always `reads`), and the line the board then shows. */
 export interface DeadWorld {
   readonly square: Square;
+  readonly reads: 'empty' | 'occupied';
   readonly moves: Move[];
 }
 
@@ -405,16 +406,25 @@ export function judge(input: ReaderInput): Verdict {
     // (Or the new reading is the fault: the world of no move stays one of them.)
     const origins = stuckOrigins(input, phantom, ctx);
     if (origins.length > 0)
-      return { kind: 'doubt', reads: 'occupied', worlds: [...origins, { square: phantom, moves: [] }] };
+      return { kind: 'doubt', worlds: [...origins, { square: phantom, reads: 'occupied', moves: [] }] };
     return { kind: 'suspect', square: phantom, reads: 'occupied', phantom: true };
   }
+
+  // A move whose piece's point still reads it (its sensor stuck), the board showing all the rest
+  // (a capture, its victim seen lifted; a move the opponent has answered), once the mover's clock
+  // says its move is over or the board has stood unexplained a while; and a move whose landing
+  // no sensor read. Each is a world; play tells them apart.
+  const unseen = unseenLanding(input, ctx);
+  let stuck: DeadWorld[] = [];
+  if (!input.probing && (button === input.base.turn || input.now - lastChange(ctx) >= timing.maskAfterMs))
+    stuck = stuckOrigins(input, undefined, ctx);
+  if (stuck.length > 0) return { kind: 'doubt', worlds: [...stuck, ...unseen] };
 
   const illegal = findIllegal(roots, ctx) ?? displaced(input, nearFits, ctx);
   if (illegal) return { kind: 'illegal', displacement: illegal };
 
-  const unseen = unseenLanding(input, ctx);
   if (unseen.length === 1) return { kind: 'suspect', square: unseen[0]!.square, reads: 'empty' };
-  if (unseen.length > 1) return { kind: 'doubt', reads: 'empty', worlds: unseen };
+  if (unseen.length > 1) return { kind: 'doubt', worlds: unseen };
   return suspectDeadSquare(input, nearFits, obs, timing);
 }
 
@@ -503,7 +513,7 @@ function unseenLanding(input: ReaderInput, ctx: Ctx): DeadWorld[] {
           !v.moves.slice(0, k).some((p) => p.to === m.from) &&
           (ctx.evidence.changedAt[m.from] ?? Number.NEGATIVE_INFINITY) < replyAt,
       );
-      if (!early) found.push({ square: to, moves: v.moves });
+      if (!early) found.push({ square: to, reads: 'empty', moves: v.moves });
     }
   }
   return found;
@@ -533,21 +543,30 @@ function phantomSquare(input: ReaderInput, nearFits: readonly Explanation[], ctx
 }
 
 /**
- * The points of the side to move's pieces that, masked, read the board as that piece's move onto
- * `landing`: the sensor of one of them reads the piece that has gone.
+ * The points of the side to move's pieces that, masked, read the board as that piece's move (onto
+ * `landing`, if given): the sensor of one of them reads the piece that has gone.
  */
-function stuckOrigins(input: ReaderInput, landing: Square, ctx: Ctx): DeadWorld[] {
+function stuckOrigins(input: ReaderInput, landing: Square | undefined, ctx: Ctx): DeadWorld[] {
   const base = input.base;
   const side = base.turn === 'red' ? 1 : 2;
   const found: DeadWorld[] = [];
   for (let from = 0; from < 90; from++) {
     if (base.colorAt(from) !== side || ctx.obs[from] === 0 || ctx.mask.has(from)) continue;
-    if (!base.legalDestinations(from).includes(landing)) continue;
+    const to = base.legalDestinations(from);
+    if (landing !== undefined ? !to.includes(landing) : to.length === 0) continue;
     const v = judge({ ...input, mask: new Set([...input.mask, from]), probing: true });
-    if (v.kind === 'commit' && !v.revision && v.moves[0]?.from === from && v.moves[0].to === landing)
-      found.push({ square: from, moves: v.moves });
+    const first = v.kind === 'commit' && !v.revision ? v.moves[0] : undefined;
+    if (first?.from === from && (landing === undefined || first.to === landing))
+      found.push({ square: from, reads: 'occupied', moves: (v as { moves: Move[] }).moves });
   }
   return found;
+}
+
+/** When the board last changed. */
+function lastChange(ctx: Ctx): number {
+  let latest = Number.NEGATIVE_INFINITY;
+  for (let sq = 0; sq < 90; sq++) latest = Math.max(latest, ctx.evidence.changedAt[sq] ?? latest);
+  return latest;
 }
 
 /** Nothing to commit yet, and no line to keep: the pieces in the hand, and when to look again. */

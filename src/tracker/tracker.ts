@@ -41,6 +41,7 @@ type Fork = Extract<MachineEmitted, { type: 'fork' }>;
 /** One world of a doubt: the game read on as if its square's sensor were the dead one. */
 interface World {
   readonly square: Square;
+  readonly reads: 'empty' | 'occupied';
   readonly moves: readonly Move[];
   readonly tracker: Tracker;
   /** Plies of its game at the fork, its line played: a takeback past them breaks the story. */
@@ -161,6 +162,7 @@ export class Tracker {
       const tracker = new Tracker(game, this.options, this.clock);
       const world: World = {
         square: w.square,
+        reads: w.reads,
         moves: w.moves,
         tracker,
         plies: game.moves.length,
@@ -253,8 +255,8 @@ export class Tracker {
           this.options.sensing,
           this.port.game.position,
           world.square,
-          fork.reads,
-          fork.reads === 'occupied' && world.moves.length === 0,
+          world.reads,
+          world.reads === 'occupied' && world.moves.length === 0,
         ),
       });
     }

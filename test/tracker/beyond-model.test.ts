@@ -186,9 +186,7 @@ describe('a dead square under a standing piece', () => {
 /** The reader's doubts over which sensor is dead: each with its candidate lines (ICCS). */
 const deadDoubts = (judged: JudgedGame): string[][][] =>
   judged.emitted.flatMap((e) =>
-    e.type === 'alert' &&
-    e.alert.kind === 'ambiguous' &&
-    /not seen landing|reads a new piece/.test(e.alert.message)
+    e.type === 'alert' && e.alert.kind === 'ambiguous' && /one sensor reads wrong/.test(e.alert.message)
       ? [e.alert.candidates!.map((l) => [...l])]
       : [],
   );
