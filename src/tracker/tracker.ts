@@ -206,11 +206,13 @@ export class Tracker {
   private later(fn: () => void, ms: number): void {
     const doubt = this.doubt;
     if (!doubt) return;
-    doubt.timers.push(
-      this.clock.setTimer(() => {
-        if (this.doubt === doubt) fn();
-      }, ms),
-    );
+    const cancel = this.clock.setTimer(() => {
+      // (Run: no longer one to cancel.)
+      const k = doubt.timers.indexOf(cancel);
+      if (k >= 0) doubt.timers.splice(k, 1);
+      if (this.doubt === doubt) fn();
+    }, ms);
+    doubt.timers.push(cancel);
   }
 
   /** One world left and at rest: its reading is the game's. None left: read the board afresh. */
