@@ -416,7 +416,15 @@ export function judge(input: ReaderInput): Verdict {
   // no sensor read. Each is a world; play tells them apart.
   const unseen = unseenLanding(input, ctx);
   let stuck: DeadWorld[] = [];
-  if (!input.probing && (button === input.base.turn || input.now - lastChange(ctx) >= timing.maskAfterMs))
+  // (Not while a piece of the mover's is off its point: that piece is the move.)
+  const moverHolds = liftedNow(input).some(
+    (sq) => input.base.colorAt(sq) === (input.base.turn === 'red' ? 1 : 2),
+  );
+  if (
+    !input.probing &&
+    !moverHolds &&
+    (button === input.base.turn || input.now - lastChange(ctx) >= timing.maskAfterMs)
+  )
     stuck = stuckOrigins(input, undefined, ctx);
   if (stuck.length > 0) return { kind: 'doubt', worlds: [...stuck, ...unseen] };
 
