@@ -79,6 +79,7 @@ function masterGames(): GameSpec[] {
   });
 }
 
+const tty = process.stderr.isTTY === true;
 const failures: (Failure & { set: string })[] = [];
 const t0 = performance.now();
 for (const set of sets) {
@@ -87,11 +88,13 @@ for (const set of sets) {
     const rows: RowResult[] = [];
     for (const condition of conditions) {
       const row = judgeRow(condition, games, sensing, seed, (done, r) => {
-        process.stderr.write(
-          `\r${set} ${sensing} ${condition.id}: ${done}/${games.length} (silent ${r.silent})   `,
-        );
+        const line = `${set} ${sensing} ${condition.id}: ${done}/${games.length} (silent ${r.silent})`;
+        // On a terminal one line rewritten in place; in a log, a line every tenth of the row.
+        if (tty) process.stderr.write(`\r${line}   `);
+        else if (done === games.length || done % Math.max(1, Math.round(games.length / 10)) === 0)
+          process.stderr.write(`${line}\n`);
       });
-      process.stderr.write('\n');
+      if (tty) process.stderr.write('\n');
       rows.push(row);
       for (const f of row.failures) failures.push({ set, ...f });
     }
