@@ -52,6 +52,8 @@ interface World {
   idle: boolean;
   /** Since when its reading shows an illegal move. */
   illegalAt: number | undefined;
+  /** Its moves (the line, then what it recorded) written to the game so far. */
+  written: number;
 }
 
 /** A world still open this long after the fork, others too, ends the doubt unresolved. */
@@ -170,6 +172,7 @@ export class Tracker {
         broken: false,
         idle: false,
         illegalAt: undefined,
+        written: 0,
       };
       tracker.lastFrame = this.lastFrame;
       tracker.onFork = () => this.worldEvent(world, undefined);
@@ -231,24 +234,36 @@ export class Tracker {
     }
     const world = open.length === 1 ? open[0] : undefined;
     const { fork } = doubt;
-    this.endDoubt();
-    this.actor?.stop();
-    const events: TrackerEmitted[] = [{ type: 'alertCleared', kind: 'ambiguous', t: this.clock.now() }];
-    let mask = fork.mask;
+    const events: TrackerEmitted[] = [];
     if (world) {
+      // One move a step: a write the journal refuses is then a step not done, tried again later
+      // (the world reads on meanwhile, so nothing played is lost).
       const steps = [
-        { moves: world.moves, revision: false, t: fork.t, frameT: fork.frameT },
+        ...world.moves.map((m) => ({ moves: [m], revision: false, t: fork.t, frameT: fork.frameT })),
         ...world.recorded.map((e) =>
           e.type === 'move'
             ? { moves: [e.move], revision: false, t: e.t, frameT: e.frameT }
             : { moves: [], revision: true, t: e.t, frameT: e.t },
         ),
       ];
-      for (const step of steps) {
-        const done = this.port.commit({ type: 'commit', ...step });
+      for (; world.written < steps.length; world.written++) {
+        const done = this.port.commit({ type: 'commit', ...steps[world.written]! });
         events.push(...done.events);
-        if (done.rejected !== undefined || done.retryMs !== undefined) break;
+        if (done.retryMs !== undefined) {
+          this.deliver(() => {
+            for (const e of events) this.listeners.emit(e);
+          });
+          this.later(() => this.resolve(), done.retryMs);
+          return;
+        }
+        if (done.rejected !== undefined) break;
       }
+    }
+    this.endDoubt();
+    this.actor?.stop();
+    events.push({ type: 'alertCleared', kind: 'ambiguous', t: this.clock.now() });
+    let mask = fork.mask;
+    if (world) {
       mask = [...mask, world.square];
       events.push({
         type: 'alert',

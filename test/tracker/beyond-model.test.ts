@@ -3,6 +3,7 @@
  * situation at a time on a scripted board: what it records, and what it says when it cannot tell.
  */
 import { describe, expect, it } from 'vitest';
+import { Game } from '../../src/game/game.js';
 import type { Sensing } from '../../src/sensors/snapshot.js';
 import {
   CONDITIONS,
@@ -12,6 +13,7 @@ import {
   rowOptions,
   sample,
 } from '../../src/simulation/real-play-judge.js';
+import type { MoveRecord } from '../../src/tracker/game-port.js';
 import { liuDahuaGames, positionOf } from './physical-support.js';
 import { BoardScript } from './script.js';
 
@@ -220,6 +222,42 @@ describe('which of several sensors is dead', () => {
     const judged = replayRow('dead_unused_10', 'occupancy', 1, 1);
     expect(judged.classification.reader).toEqual(judged.classification.game);
     expect(judged.classification.kind).toBe('exact');
+  });
+});
+
+describe('the world left of a doubt', () => {
+  it('is recorded move by move, a write the journal refuses tried again', () => {
+    const g = Game.start();
+    if (!g.ok) throw new Error(g.error.message);
+    let refusals = 2;
+    const written: string[] = [];
+    const record: MoveRecord = {
+      move: (played) => {
+        if (written.length === 1 && refusals-- > 0) return { ok: false, retryMs: 400 };
+        written.push(played.iccs);
+        return { ok: true };
+      },
+      retract: () => ({ ok: true }),
+    };
+    const b = new BoardScript(g.value, 'occupancy', {}, undefined, record);
+    b.wait(1000);
+    // Red's soldier e3 → e4 with e3's sensor stuck: only e4 changes (a stray piece reads the same).
+    b.place('e4', 0, 'x').wait(400);
+    const doubt = b.of('alert').find((a) => a.alert.kind === 'ambiguous');
+    expect(doubt?.alert.candidates).toEqual([['e3e4'], []]);
+    b.move('h9', 'g7').wait(400);
+    expect(b.moves()).toEqual([]);
+    // The piece on e4 moves on: no stray, so e3 is the dead point.
+    b.lift('e4').place('e5', 300).wait(400);
+    // The second write is refused twice: nothing after it is recorded before it.
+    expect(written).toEqual(['e3e4']);
+    b.wait(1200);
+    expect(written).toEqual(['e3e4', 'h9g7', 'e4e5']);
+    expect(b.moves()).toEqual(['e3e4', 'h9g7', 'e4e5']);
+    const faults = b.of('alert').filter((a) => a.alert.kind === 'sensor_fault');
+    expect(faults.map((a) => a.alert.square)).toEqual(['e3']);
+    b.move('g7', 'e8').wait(400);
+    expect(b.moves()).toEqual(['e3e4', 'h9g7', 'e4e5', 'g7e8']);
   });
 });
 

@@ -2,6 +2,7 @@
 import { Game, type GameOptions } from '../../src/game/game.js';
 import { type Color, type Position, parseSquare } from '../../src/rules/index.js';
 import type { Sensing } from '../../src/sensors/snapshot.js';
+import type { MoveRecord } from '../../src/tracker/game-port.js';
 import {
   DEFAULT_TRACKER_OPTIONS,
   type TrackerEmitted,
@@ -29,8 +30,9 @@ export class BoardScript {
     readonly sensing: Sensing = 'occupancy',
     options: Partial<Omit<TrackerOptions, 'sensing'>> = {},
     initial?: string,
+    record?: MoveRecord,
   ) {
-    this.tracker = new Tracker(game, { ...DEFAULT_TRACKER_OPTIONS, ...options, sensing }, this.clock);
+    this.tracker = new Tracker(game, { ...DEFAULT_TRACKER_OPTIONS, ...options, sensing }, this.clock, record);
     this.tracker.subscribe((e) => this.events.push(e));
     this.tracker.start();
     this.cells = [...(initial ?? expectedCells(game.position, sensing))];
