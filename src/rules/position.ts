@@ -258,6 +258,11 @@ export class Position {
     return { color: id & RED ? 'red' : 'black', role: CODE_ROLES[ROLE_OF[id]!]! };
   }
 
+  /** The side to move as `colorAt` reads its pieces: 1 red, 2 black. */
+  get turnCode(): 1 | 2 {
+    return this.turn === 'red' ? 1 : 2;
+  }
+
   /** 0 empty, 1 a red piece, 2 a black piece: what colour sensors read, without allocating. */
   colorAt(sq: Square): 0 | 1 | 2 {
     const id = this.mailbox[TO_MAILBOX[sq]!]!;

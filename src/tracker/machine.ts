@@ -880,7 +880,7 @@ function landingSeen(context: Context): number {
 /** Evidence starts again from a new confirmed position (or the same one, seen again). */
 function freshEvidence(context: Context, pos: Position, revisable: boolean): Partial<Context> {
   const cells = context.readings.cellsOf(pos);
-  const side = pos.turn === 'red' ? 1 : 2;
+  const side = pos.turnCode;
   context.readings.lifts.reset(cells, (s) => pos.colorAt(s) === side);
   return {
     button: undefined,
@@ -1088,7 +1088,7 @@ function knockAlert(context: Context, move: Move): Alert {
 
 function liftedDetail(context: Context, lifted: readonly Square[]): StateDetail {
   const pos = context.game.position;
-  const side = pos.turn === 'red' ? 1 : 2;
+  const side = pos.turnCode;
   const own = lifted.filter((s) => pos.colorAt(s) === side);
   const targets = own.length === 1 ? pos.legalDestinations(own[0]!).map(sq) : [];
   return { lifted: lifted.map(sq), targets };

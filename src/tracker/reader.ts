@@ -417,9 +417,7 @@ export function judge(input: ReaderInput): Verdict {
   const unseen = unseenLanding(input, ctx);
   let stuck: DeadWorld[] = [];
   // (Not while a piece of the mover's is off its point: that piece is the move.)
-  const moverHolds = liftedNow(input).some(
-    (sq) => input.base.colorAt(sq) === (input.base.turn === 'red' ? 1 : 2),
-  );
+  const moverHolds = liftedNow(input).some((sq) => input.base.colorAt(sq) === input.base.turnCode);
   if (
     !input.probing &&
     !moverHolds &&
@@ -496,7 +494,7 @@ function overdueSensor(input: ReaderInput, nearFits: readonly Explanation[], ctx
 function unseenLanding(input: ReaderInput, ctx: Ctx): DeadWorld[] {
   if (input.probing) return [];
   const base = input.base;
-  const side = base.turn === 'red' ? 1 : 2;
+  const side = base.turnCode;
   const found: DeadWorld[] = [];
   for (const [from, at] of ctx.first) {
     if (base.colorAt(from) !== side || ctx.obs[from] !== 0 || ctx.mask.has(from)) continue;
@@ -556,7 +554,7 @@ function phantomSquare(input: ReaderInput, nearFits: readonly Explanation[], ctx
  */
 function stuckOrigins(input: ReaderInput, landing: Square | undefined, ctx: Ctx): DeadWorld[] {
   const base = input.base;
-  const side = base.turn === 'red' ? 1 : 2;
+  const side = base.turnCode;
   const found: DeadWorld[] = [];
   for (let from = 0; from < 90; from++) {
     if (base.colorAt(from) !== side || ctx.obs[from] === 0 || ctx.mask.has(from)) continue;
@@ -661,7 +659,7 @@ function isReady(input: ReaderInput, base: Position, moves: Move[], fits: Explan
     return true;
   const pos = base.clone();
   for (const m of moves) pos.play(m);
-  const next = pos.turn === 'red' ? 1 : 2;
+  const next = pos.turnCode;
   // A piece next to the slide's line may have been knocked by the hand that slides: no reply.
   const last = moves[moves.length - 1]!;
   // (A stray is no sign of the opponent at work: it was knocked, or is being straightened.)
@@ -707,7 +705,7 @@ export function moverLifted(
   observed?: Cells,
   landedAt = Number.NEGATIVE_INFINITY,
 ): boolean {
-  const side = pos.turn === 'red' ? 1 : 2;
+  const side = pos.turnCode;
   for (const [sq, since] of lifted) {
     if (since < landedAt) continue;
     if (pos.colorAt(sq) === side && (observed === undefined || observed[sq] === '.')) return true;
@@ -1044,7 +1042,7 @@ function slideTrails(input: ReaderInput, obs: Uint8Array): Trail[] {
  */
 function trailEnd(input: ReaderInput, ctx: Ctx): Square | undefined {
   if (input.probing) return undefined;
-  const side = input.base.turn === 'red' ? 1 : 2;
+  const side = input.base.turnCode;
   const ends = new Set<Square>();
   for (const t of ctx.trails) {
     if (input.base.colorAt(t.from) !== side) continue;
@@ -1150,7 +1148,7 @@ function knockDoubt(
   // The opponent at work: the capture is over.
   const pos = input.base.clone();
   pos.play(m);
-  const next = pos.turn === 'red' ? 1 : 2;
+  const next = pos.turnCode;
   if (fits.some((e) => e.hand.some((sq) => sq !== m.to && pos.colorAt(sq) === next))) return false;
   return true;
 }
@@ -1278,7 +1276,7 @@ function add(
   }
   if (hand.length > 4) return;
   // Who could be holding these? The next mover: one of its own pieces and one it can capture.
-  const side = pos.turn === 'red' ? 1 : 2;
+  const side = pos.turnCode;
   let own = 0;
   let taken = 0;
   let targets: Set<Square> | undefined;
@@ -1412,7 +1410,7 @@ function displaced(input: ReaderInput, nearFits: readonly Explanation[], ctx: Ct
     const pos = input.base.clone();
     for (const m of e.line) pos.play(m);
     if (pos.colorAt(to) !== 0) continue;
-    const side = pos.turn === 'red' ? 1 : 2;
+    const side = pos.turnCode;
     // The side to move's own piece first: that is who is moving.
     const hands = [...e.hand].sort(
       (a, b) => (pos.colorAt(b) === side ? 1 : 0) - (pos.colorAt(a) === side ? 1 : 0),
