@@ -13,6 +13,7 @@ import {
   type Move,
   makeIccs,
   makeSquareName,
+  opposite,
   type Position,
   ROLE_NAMES,
   type Square,
@@ -411,7 +412,7 @@ export function createTrackerMachine() {
         const v = context.verdict;
         if (v.kind !== 'doubt') return;
         const t = context.now();
-        for (const kind of context.raised) enqueue.emit({ type: 'alertCleared', kind, t });
+        // (The alerts raised so far are ended by `clearAll` before this: the doubt's replaces them.)
         enqueue.assign({ raised: new Set(['ambiguous' as const]) });
         enqueue.emit({ type: 'alert', t, alert: deadDoubtAlert(context, v.worlds) });
         enqueue.emit({
@@ -601,7 +602,7 @@ export function createTrackerMachine() {
             entry: 'judge',
             always: [
               { guard: 'isSuspect', target: 'judging', reenter: true, actions: ['mask', 'emitSensorFault'] },
-              { guard: 'isDoubt', target: '#tracker.forked', actions: 'emitFork' },
+              { guard: 'isDoubt', target: '#tracker.forked', actions: ['clearAll', 'emitFork'] },
               { guard: 'commitNow', target: 'committing' },
               { guard: 'commitLater', target: 'settling' },
               { guard: 'isWait', target: 'waiting' },
@@ -1040,7 +1041,7 @@ function doubtAlert(context: Context, moves: readonly Move[], rivals: readonly (
 }
 
 function unreadButtonAlert({ side, reply }: { readonly side: Color; readonly reply: boolean }): Alert {
-  const other = side === 'red' ? 'black' : 'red';
+  const other = opposite(side);
   return {
     kind: 'ambiguous',
     side,

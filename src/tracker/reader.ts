@@ -414,21 +414,20 @@ export function judge(input: ReaderInput): Verdict {
   // (a capture, its victim seen lifted; a move the opponent has answered), once the mover's clock
   // says its move is over or the board has stood unexplained a while; and a move whose landing
   // no sensor read. Each is a world; play tells them apart.
-  const unseen = unseenLanding(input, ctx);
-  let stuck: DeadWorld[] = [];
   // (Not while a piece of the mover's is off its point: that piece is the move.)
-  const moverHolds = liftedNow(input).some((sq) => input.base.colorAt(sq) === input.base.turnCode);
   if (
     !input.probing &&
-    !moverHolds &&
+    !moverLifted(input.base, input.evidence.lifted, input.observed) &&
     (button === input.base.turn || input.now - lastChange(ctx) >= timing.maskAfterMs)
-  )
-    stuck = stuckOrigins(input, undefined, ctx);
-  if (stuck.length > 0) return { kind: 'doubt', worlds: [...stuck, ...unseen] };
+  ) {
+    const stuck = stuckOrigins(input, undefined, ctx);
+    if (stuck.length > 0) return { kind: 'doubt', worlds: [...stuck, ...unseenLanding(input, ctx)] };
+  }
 
   const illegal = findIllegal(roots, ctx) ?? displaced(input, nearFits, ctx);
   if (illegal) return { kind: 'illegal', displacement: illegal };
 
+  const unseen = unseenLanding(input, ctx);
   if (unseen.length === 1) return { kind: 'suspect', square: unseen[0]!.square, reads: 'empty' };
   if (unseen.length > 1) return { kind: 'doubt', worlds: unseen };
   return suspectDeadSquare(input, nearFits, obs, timing);
@@ -561,9 +560,9 @@ function stuckOrigins(input: ReaderInput, landing: Square | undefined, ctx: Ctx)
     const to = base.legalDestinations(from);
     if (landing !== undefined ? !to.includes(landing) : to.length === 0) continue;
     const v = judge({ ...input, mask: new Set([...input.mask, from]), probing: true });
-    const first = v.kind === 'commit' && !v.revision ? v.moves[0] : undefined;
-    if (first?.from === from && (landing === undefined || first.to === landing))
-      found.push({ square: from, reads: 'occupied', moves: (v as { moves: Move[] }).moves });
+    if (v.kind !== 'commit' || v.revision || v.moves[0]?.from !== from) continue;
+    if (landing === undefined || v.moves[0].to === landing)
+      found.push({ square: from, reads: 'occupied', moves: v.moves });
   }
   return found;
 }

@@ -59,14 +59,6 @@ interface World {
 /** A world still open this long after the fork, others too, ends the doubt unresolved. */
 const DOUBT_MAX_MS = 120_000;
 
-/** A new game with the same moves (for a world of a doubt: no clock, no journal). */
-function copyGame(game: Game): Game | undefined {
-  const copy = Game.start(game.startPosition, { playOn: true });
-  if (!copy.ok) return undefined;
-  for (const m of game.moves) if (!copy.value.play(m.move, m.t).ok) return undefined;
-  return copy.value;
-}
-
 export class Tracker {
   readonly port: TrackedGame;
   private actor: Actor<typeof machine> | undefined;
@@ -78,8 +70,9 @@ export class Tracker {
   private stagedFor: unknown;
   /** Machine events being handed out: a frame sent meanwhile waits its turn in the machine. */
   private delivering = 0;
-  /** The latest frame: a machine started in mid-game reads the board from it. */
-  private lastFrame: { t: number; cells: Cells } | undefined;
+  /** The latest frame (its time and cells): a machine started in mid-game reads the board from it. */
+  private lastFrameT = 0;
+  private lastCells: Cells | undefined;
   /** A doubt over which sensor is dead: the worlds read on, this tracker's machine waits. */
   private doubt: { fork: Fork; worlds: World[]; timers: (() => void)[] } | undefined;
   /** A world's tracker: a doubt of its own breaks its story (one dead sensor at a time). */
@@ -110,9 +103,7 @@ export class Tracker {
       this.cancelRetry?.();
       this.cancelRetry = undefined;
       const done = this.port.commit(c);
-      this.deliver(() => {
-        for (const e of done.events) this.listeners.emit(e);
-      });
+      this.announce(done.events);
       // Not recorded: the machine waits in `committing` and the commit is tried again, unless a
       // new reading moved it on (it then judges the board against the recorded game).
       if (done.retryMs !== undefined) {
@@ -136,7 +127,8 @@ export class Tracker {
     this.actor = actor;
     if (resume) {
       actor.send({ type: 'resume', mask: resume.mask });
-      if (this.lastFrame) actor.send({ type: 'snapshot', ...this.lastFrame });
+      if (this.lastCells !== undefined)
+        actor.send({ type: 'snapshot', t: this.lastFrameT, cells: this.lastCells });
     }
   }
 
@@ -159,8 +151,14 @@ export class Tracker {
     const worlds: World[] = [];
     this.doubt = { fork: f, worlds, timers: [] };
     for (const w of f.worlds) {
-      const game = copyGame(this.port.game);
-      if (!game || !w.moves.every((m) => game.play(m, f.t).ok)) continue;
+      // (A copy of the game with its line played: no clock, no journal.)
+      const copy = Game.fromRecord(
+        { fen: this.port.game.startFen, moves: this.port.game.moves },
+        { playOn: true },
+      );
+      if (!copy.ok) continue;
+      const game = copy.value;
+      if (!w.moves.every((m) => game.play(m, f.t).ok)) continue;
       const tracker = new Tracker(game, this.options, this.clock);
       const world: World = {
         square: w.square,
@@ -174,7 +172,8 @@ export class Tracker {
         illegalAt: undefined,
         written: 0,
       };
-      tracker.lastFrame = this.lastFrame;
+      tracker.lastFrameT = this.lastFrameT;
+      tracker.lastCells = this.lastCells;
       tracker.onFork = () => this.worldEvent(world, undefined);
       tracker.subscribe((e) => this.worldEvent(world, e));
       worlds.push(world);
@@ -250,9 +249,7 @@ export class Tracker {
         const done = this.port.commit({ type: 'commit', ...steps[world.written]! });
         events.push(...done.events);
         if (done.retryMs !== undefined) {
-          this.deliver(() => {
-            for (const e of events) this.listeners.emit(e);
-          });
+          this.announce(events);
           this.later(() => this.resolve(), done.retryMs);
           return;
         }
@@ -277,10 +274,15 @@ export class Tracker {
         ),
       });
     }
+    this.announce(events);
+    this.launch({ mask });
+  }
+
+  /** Hands the game's own events (moves, takebacks, alerts) to the listeners. */
+  private announce(events: readonly TrackerEmitted[]): void {
     this.deliver(() => {
       for (const e of events) this.listeners.emit(e);
     });
-    this.launch({ mask });
   }
 
   private endDoubt(): void {
@@ -314,8 +316,12 @@ export class Tracker {
   send(event: SensorEvent): void {
     const actor = this.actor;
     if (!actor) return;
-    const changed = event.type === 'snapshot' && event.cells !== this.lastFrame?.cells;
-    if (event.type === 'snapshot') this.lastFrame = { t: event.t, cells: event.cells };
+    // (Two fields, not an object: nothing allocated per frame.)
+    const changed = event.type === 'snapshot' && event.cells !== this.lastCells;
+    if (event.type === 'snapshot') {
+      this.lastFrameT = event.t;
+      this.lastCells = event.cells;
+    }
     if (this.doubt) {
       for (const w of this.doubt.worlds) {
         if (w.broken) continue;
