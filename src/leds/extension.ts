@@ -94,7 +94,8 @@ export class LedsExtension implements Extension {
         // What the reader cannot tell, and a sensor it no longer believes, stay lit while said.
         if (e.alert.kind === 'ambiguous') {
           const doubt = e.alert.candidates ?? [];
-          update(e.board, (s) => ({ ...s, doubt }));
+          const suspects = e.alert.check ?? [];
+          update(e.board, (s) => ({ ...s, doubt, suspects }));
           return;
         }
         if (e.alert.kind === 'sensor_fault') {
@@ -117,7 +118,7 @@ export class LedsExtension implements Extension {
         update(e.board, (s) => (e.kind === 'engine' ? { ...s, expected: e.iccs } : { ...s, hint: e.iccs })),
       ),
       bus.on('tracker.alertCleared', (e) => {
-        if (e.kind === 'ambiguous') update(e.board, ({ doubt: _, ...s }) => s);
+        if (e.kind === 'ambiguous') update(e.board, ({ doubt: _, suspects: __, ...s }) => s);
         else if (e.kind === 'sensor_fault') update(e.board, ({ faults: _, ...s }) => s);
         else if (e.kind === 'illegal_move') update(e.board, ({ illegal: _, ...s }) => s);
       }),

@@ -6,7 +6,8 @@
  * 2. a hint (its move, both ends violet), then a general in check: red;
  * 3. a lifted piece: its square white, its legal targets green;
  * 4. a capture not yet certain, or a move recorded in doubt (an `ambiguous` alert standing): the
- *    moves it may have been yellow; a sensor taken for dead: its point pink;
+ *    moves it may have been yellow; the points whose pieces would tell which sensor is dead if
+ *    lifted: light pink; a sensor taken for dead: its point pink;
  * 5. an illegal placement: where it stands red, where it came from blue, where it may go green;
  *    then the engine's move in a game against it (both ends violet): shown over a piece lifted
  *    the wrong way, until the board matches;
@@ -26,6 +27,7 @@ export const COLOURS = {
   lifted: 'FFFFFF',
   target: '00FF00',
   candidate: 'FFFF00',
+  suspect: 'FF80C0',
   fault: 'FF0080',
   illegalAt: 'FF0000',
   illegalFrom: '0000FF',
@@ -46,6 +48,8 @@ export interface LedState {
   readonly check?: string;
   /** The moves an `ambiguous` alert says the board may show (ICCS lines), while it stands. */
   readonly doubt?: readonly (readonly string[])[];
+  /** The points an `ambiguous` alert asks the players to lift and set back, while it stands. */
+  readonly suspects?: readonly string[];
   /** Squares whose sensor a `sensor_fault` alert names, while it stands. */
   readonly faults?: readonly string[];
   /** The standing illegal placement, while its alert is raised. */
@@ -91,6 +95,7 @@ export function ledFrame(input: LedState): string[] {
       paint(m.slice(0, 2), COLOURS.candidate);
       paint(m.slice(2, 4), COLOURS.candidate);
     }
+  for (const sq of input.suspects ?? []) paint(sq, COLOURS.suspect);
   for (const sq of input.faults ?? []) paint(sq, COLOURS.fault);
   if (input.illegal) {
     for (const t of input.illegal.legalTargets ?? []) paint(t, COLOURS.target);

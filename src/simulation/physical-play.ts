@@ -137,6 +137,10 @@ export function physicalPlay(
   const realBetween = (lo: number, hi: number): number => Math.floor(lo + realRandom() * (hi - lo + 1));
   /** From setting one piece down to lifting the next (rule 10's fastest pace and on). */
   const handGap = (): number => realBetween(120, 350);
+  // Answers draw from their own stream too: the game after one is the same, only later.
+  const answerRandom = rng((options.seed ^ 0x27d4eb2f) >>> 0);
+  const answerBetween = (lo: number, hi: number): number => Math.floor(lo + answerRandom() * (hi - lo + 1));
+  const unanswered = [...real.answers].sort((a, b) => a.after - b.after);
   const heartbeatMs = options.heartbeatMs ?? (real.lostFrames > 0 ? 1000 : 0);
   const board = new Board(
     options.sensing,
@@ -271,6 +275,7 @@ export function physicalPlay(
     }
     // A piece knocked off or a captured piece not yet taken away is dealt with before the move.
     t = board.waitFor(moveSquares(move), t, handGap);
+    while (unanswered.length > 0 && unanswered[0]!.after <= t) t = answer(unanswered.shift()!, t);
     t = maybeFlicker(t);
 
     if (realChance(real.straighten)) {
@@ -358,6 +363,21 @@ export function physicalPlay(
       t += between(80, 300);
       board.button(t, mover);
     }
+  }
+
+  /** The players lift each piece standing on the squares an alert names, and set it back. */
+  function answer(a: { readonly squares: readonly Square[] }, at: number): number {
+    realCounts.answer++;
+    let time = at;
+    for (const sq of a.squares) {
+      const piece = board.pieces[sq];
+      if (!piece || board.busy(sq)) continue;
+      board.put(sq, undefined, time);
+      time += answerBetween(300, 800);
+      board.put(sq, piece, time);
+      time += answerBetween(200, 500);
+    }
+    return time;
   }
 
   /** Plays `move` physically from time `at`; `inHand` is the moving piece when already lifted. */

@@ -3,14 +3,14 @@
  * each game played physically under a condition, read back, classified (./classify.ts), tallied
  * into a row of the table. Shared by scripts/real-play.ts and test/tracker/real-play.test.ts.
  */
-import { type Move, makeSquareName, Position } from '../rules/index.js';
+import { type Move, makeSquareName, Position, parseSquare, type Square } from '../rules/index.js';
 import type { Sensing } from '../sensors/snapshot.js';
 import type { TrackerEmitted } from '../tracker/machine.js';
 import { runSensorEvents } from '../tracker/run.js';
 import { type Classification, classify, type Episode, type GameClass } from './classify.js';
 import { type PhysicalOptions, physicalPlay } from './physical-play.js';
 import { rng } from './random.js';
-import { pickDeadSquare, REAL_SPEC } from './real-play.js';
+import { type Answer, pickDeadSquare, REAL_SPEC } from './real-play.js';
 
 export interface GameSpec {
   readonly label: string;
@@ -29,6 +29,10 @@ export interface Condition {
   ) => PhysicalOptions | undefined;
   /** A dead-sensor row: report whether the square was named. */
   readonly dead?: 'used' | 'unused';
+  /** The players do what the board's alerts ask them to check (lift pieces and set them back). */
+  readonly answering?: boolean;
+  /** The row whose games and handling (dead squares too) this one plays, when it differs only in the players. */
+  readonly sameAs?: string;
 }
 
 const withReal = (real: PhysicalOptions['real']) => (_: GameSpec, base: PhysicalOptions) => ({
@@ -44,6 +48,11 @@ const deadSquare =
     const dead = pickDeadSquare(game.start, game.moves, kind, ply, random);
     return dead ? { ...base, real: { dead } } : undefined;
   };
+
+/** A dead square the game uses, from the start in half the games, else from a ply of its first half. */
+const deadUsed = deadSquare('used', (n, random) =>
+  n < 2 ? undefined : random() < 0.5 ? 0 : 1 + Math.floor(random() * Math.floor(n / 2)),
+);
 
 /** The rows of the table, each rule alone at the intensities of REAL_SPEC, then the model's own. */
 export const CONDITIONS: readonly Condition[] = [
@@ -67,9 +76,15 @@ export const CONDITIONS: readonly Condition[] = [
     id: 'dead_used',
     title: '12 dead sensor on a square the game uses (from the start or mid-game)',
     dead: 'used',
-    options: deadSquare('used', (n, random) =>
-      n < 2 ? undefined : random() < 0.5 ? 0 : 1 + Math.floor(random() * Math.floor(n / 2)),
-    ),
+    options: deadUsed,
+  },
+  {
+    id: 'dead_used_answered',
+    title: '12 dead sensor the game uses, players lifting the pieces the alert asks for',
+    dead: 'used',
+    answering: true,
+    sameAs: 'dead_used',
+    options: deadUsed,
   },
   {
     id: 'dead_unused_start',
@@ -149,10 +164,50 @@ export interface JudgedGame {
   readonly started: boolean;
   /** What the reader said, in order. */
   readonly emitted: readonly TrackerEmitted[];
+  /** What was played: the options given, with the players' answers when they answered. */
+  readonly options: PhysicalOptions;
 }
 
-/** Plays one game under `options`, reads it back with the move reader and classifies it. */
-export function judgeGame(game: GameSpec, options: PhysicalOptions): JudgedGame {
+/** How long players take to act on an alert that asks them to check pieces. */
+export const REACTION_MS = 1500;
+/** The most alerts players answer in one game. */
+const MAX_ANSWERS = 4;
+
+/**
+ * Plays one game under `options`, reads it back with the move reader and classifies it. With
+ * `answering`, the players do what the reader's alerts ask them to check: the game is played
+ * again with each answer, the first alert not yet answered each time (the play before an answer
+ * is the same frame for frame, so what the reader said before it is too: a closed loop).
+ */
+export function judgeGame(game: GameSpec, options: PhysicalOptions, answering = false): JudgedGame {
+  const answers: Answer[] = [];
+  let answeredUpTo = Number.NEGATIVE_INFINITY;
+  for (;;) {
+    const played: PhysicalOptions =
+      answers.length > 0 ? { ...options, real: { ...options.real, answers: [...answers] } } : options;
+    const judged = readBack(game, played);
+    const next =
+      answering && answers.length < MAX_ANSWERS ? firstCheck(judged.emitted, answeredUpTo) : undefined;
+    if (!next) return judged;
+    answeredUpTo = next.t;
+    answers.push({ after: next.t + REACTION_MS, squares: next.squares });
+  }
+}
+
+/** The first alert after `after` that asks the players to lift pieces, and their squares. */
+function firstCheck(
+  emitted: readonly TrackerEmitted[],
+  after: number,
+): { t: number; squares: Square[] } | undefined {
+  for (const e of emitted) {
+    if (e.type !== 'alert' || e.t <= after || !e.alert.check) continue;
+    const squares = e.alert.check.map(parseSquare).filter((s): s is Square => s !== undefined);
+    if (squares.length > 0) return { t: e.t, squares };
+  }
+  return undefined;
+}
+
+function readBack(game: GameSpec, options: PhysicalOptions): JudgedGame {
   const play = physicalPlay(game.start, game.moves, options);
   const run = runSensorEvents(game.start, play.events, { sensing: options.sensing });
   if (!run.ok) throw new Error(`${game.label}: ${run.error.message}`);
@@ -165,7 +220,7 @@ export function judgeGame(game: GameSpec, options: PhysicalOptions): JudgedGame 
       ? { dead: { iccs: play.dead.iccs, fromT: play.dead.fromT, firstUsePly: play.dead.firstUsePly } }
       : {}),
   });
-  return { classification, started: emitted.some((e) => e.type === 'gameStart'), emitted };
+  return { classification, started: emitted.some((e) => e.type === 'gameStart'), emitted, options };
 }
 
 /** Judges `games` under one condition; `seed` makes the handling (and dead squares) reproducible. */
@@ -193,7 +248,7 @@ export function judgeRow(
   games.forEach((game, k) => {
     const options = all[k];
     if (!options) return;
-    const { classification: c, started } = judgeGame(game, options);
+    const { classification: c, started, options: played } = judgeGame(game, options, condition.answering);
     row.games++;
     row[c.kind]++;
     if (!started) row.notStarted++;
@@ -202,7 +257,7 @@ export function judgeRow(
       if (c.deadNamed) row.deadNamed++;
     }
     const deadMissed = condition.dead === 'used' && c.deadNamed === false;
-    if (c.kind !== 'exact' || deadMissed) row.failures.push(failure(condition, game, options, c, started));
+    if (c.kind !== 'exact' || deadMissed) row.failures.push(failure(condition, game, played, c, started));
     progress?.(k + 1, row);
   });
   return row;
@@ -218,13 +273,14 @@ export function rowOptions(
   sensing: Sensing,
   seed: number,
 ): (PhysicalOptions | undefined)[] {
-  const random = rng(seed ^ hash(condition.id));
+  const id = condition.sameAs ?? condition.id;
+  const random = rng(seed ^ hash(id));
   return games.map((game, k) =>
     condition.options(
       game,
       {
         sensing,
-        seed: (seed * 1_000_003 + k * 1009 + hash(condition.id)) >>> 0,
+        seed: (seed * 1_000_003 + k * 1009 + hash(id)) >>> 0,
         setupFromEmpty: k % 5 === 0,
         buttons: k % 2 === 0,
       },

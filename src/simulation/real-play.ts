@@ -40,6 +40,18 @@ export interface RealPlay {
   readonly nudge: number;
   /** 16: per ply, the side to move straightens one of its own pieces before moving. */
   readonly straighten: number;
+  /**
+   * Players who do what the board asks: before the first ply that starts at or after `after`, the
+   * side to move lifts each piece standing on `squares` and sets it back (an alert's `check`).
+   */
+  readonly answers: readonly Answer[];
+}
+
+/** What the players do in answer to an alert that asks them to lift pieces and set them back. */
+export interface Answer {
+  /** The soonest the players act (the alert's time and their reaction). */
+  readonly after: number;
+  readonly squares: readonly Square[];
 }
 
 export interface DeadSensor {
@@ -61,10 +73,11 @@ export const REAL_OFF: RealPlay = {
   lowerReads: false,
   nudge: 0,
   straighten: 0,
+  answers: [],
 };
 
 /** The intensities the judging table uses for each rule alone (the spec gives durations, not rates). */
-export const REAL_SPEC: Omit<RealPlay, 'dead'> = {
+export const REAL_SPEC: Omit<RealPlay, 'dead' | 'answers'> = {
   fastPace: 1,
   fastReply: 1,
   hesitate: 1,
@@ -85,7 +98,8 @@ export type RealHandling =
   | 'knock'
   | 'late_removal'
   | 'nudge'
-  | 'straighten';
+  | 'straighten'
+  | 'answer';
 
 export const newRealCounts = (): Record<RealHandling, number> => ({
   fast_pace: 0,
@@ -97,6 +111,7 @@ export const newRealCounts = (): Record<RealHandling, number> => ({
   late_removal: 0,
   nudge: 0,
   straighten: 0,
+  answer: 0,
 });
 
 /** What really happened, in order: the record a perfect reader would have at each moment. */

@@ -121,6 +121,11 @@ export interface Alert {
   readonly reads?: 'empty' | 'occupied';
   /** `ambiguous`: the lines the board still allows (ICCS). */
   readonly candidates?: readonly string[][];
+  /**
+   * `ambiguous`, which sensor is dead: the points whose pieces the players may lift and set back
+   * to tell at once (the point that does not notice has the faulty sensor).
+   */
+  readonly check?: readonly string[];
 }
 
 export interface StateDetail {
@@ -976,9 +981,12 @@ function deadDoubtAlert(context: Context, worlds: readonly DeadWorld[]): Alert {
   const pos = context.game.position;
   const each = worlds.map((w) => {
     const first = w.moves[0];
-    const what = first
-      ? `${makeIccs(first)}${w.moves.length > 1 ? ` (then ${w.moves.slice(1).map(makeIccs).join(' ')})` : ''}`
-      : 'no move';
+    const last = context.game.previous?.move;
+    const what = w.retract
+      ? `the last move${last ? ` ${makeIccs(last)}` : ''} taken back`
+      : first
+        ? `${makeIccs(first)}${w.moves.length > 1 ? ` (then ${w.moves.slice(1).map(makeIccs).join(' ')})` : ''}`
+        : 'no move';
     return `${what} if the sensor of ${sq(w.square)} always reads ${w.reads}`;
   });
   return {
@@ -989,6 +997,7 @@ function deadDoubtAlert(context: Context, worlds: readonly DeadWorld[]): Alert {
       'the moves are recorded once play shows which. To tell at once, lift each piece standing on those ' +
       'points and set it back: the point that does not notice has the faulty sensor',
     candidates: worlds.map((w) => w.moves.map(makeIccs)),
+    check: [...new Set(worlds.map((w) => sq(w.square)))],
   };
 }
 

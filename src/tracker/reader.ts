@@ -178,6 +178,8 @@ export interface DeadWorld {
   readonly square: Square;
   readonly reads: 'empty' | 'occupied';
   readonly moves: Move[];
+  /** The line is played after the last move is taken back (its piece put back where no sensor saw it). */
+  readonly retract?: true;
 }
 
 interface Explanation {
@@ -430,7 +432,7 @@ export function judge(input: ReaderInput): Verdict {
   const unseen = unseenLanding(input, ctx);
   if (unseen.length === 1) return { kind: 'suspect', square: unseen[0]!.square, reads: 'empty' };
   if (unseen.length > 1) return { kind: 'doubt', worlds: unseen };
-  return suspectDeadSquare(input, nearFits, obs, timing);
+  return suspectDeadSquare(input, nearFits, ctx);
 }
 
 /**
@@ -438,18 +440,14 @@ export function judge(input: ReaderInput): Verdict {
  * the one square that spoils a near fit; it is suspected when masking it, and no other candidate,
  * lets the board fit.
  */
-function suspectDeadSquare(
-  input: ReaderInput,
-  nearFits: readonly Explanation[],
-  obs: Uint8Array,
-  timing: ReaderTiming,
-): Verdict {
+function suspectDeadSquare(input: ReaderInput, nearFits: readonly Explanation[], ctx: Ctx): Verdict {
   if (input.probing) return { kind: 'unknown' };
+  const { obs, timing } = ctx;
   // Only a square that alone spoils a near fit: an empty square a lifted piece might have gone to
   // reads as it should, and masking any of them would explain the piece away.
   const candidates = new Set<Square>(nearFits.map((e) => e.bad!));
   let recheckAt: number | undefined;
-  const found: Square[] = [];
+  const found: { sq: Square; v: Verdict }[] = [];
   for (const sq of candidates) {
     if (input.mask.has(sq)) continue;
     const since = input.evidence.changedAt[sq] ?? 0;
@@ -458,12 +456,20 @@ function suspectDeadSquare(
       continue;
     }
     const v = judge({ ...input, mask: new Set([...input.mask, sq]), probing: true });
-    if (v.kind !== 'unknown' && v.kind !== 'suspect' && v.kind !== 'illegal') found.push(sq);
+    if (v.kind !== 'unknown' && v.kind !== 'suspect' && v.kind !== 'illegal') found.push({ sq, v });
     if (found.length > 1) return { kind: 'unknown', recheckAt };
   }
-  const sq = found[0];
-  if (sq !== undefined) return { kind: 'suspect', square: sq, reads: obs[sq] === 0 ? 'empty' : 'occupied' };
-  return { kind: 'unknown', recheckAt };
+  if (found.length === 0) return { kind: 'unknown', recheckAt };
+  const { sq, v } = found[0]!;
+  const reads = obs[sq] === 0 ? 'empty' : 'occupied';
+  // The last move taken back, its piece put back on a point that never read it, reads the same as
+  // that move answered by a capture whose piece's point still reads it (a recapture on the spot).
+  if (v.kind === 'commit' && v.revision && v.moves.length === 0) {
+    const stuck = stuckOrigins(input, undefined, ctx);
+    if (stuck.length > 0)
+      return { kind: 'doubt', worlds: [{ square: sq, reads, moves: [], retract: true }, ...stuck] };
+  }
+  return { kind: 'suspect', square: sq, reads };
 }
 
 function overdueSensor(input: ReaderInput, nearFits: readonly Explanation[], ctx: Ctx): Square | undefined {
@@ -607,6 +613,12 @@ function decide(input: ReaderInput, fits: Explanation[]): Verdict {
   const agreed = commonPrefix(lines);
   const revision = revisions.length > 0;
   if (agreed.length > 0 || (revision && lines.every((l) => l.length === 0))) {
+    // A capture taken back is over when the capturer is back: while it is still in the hand, its
+    // victim back on its point reads the same as a recapture whose piece's own point still reads it.
+    const previous = input.previous;
+    const capture = previous !== undefined && previous.position.colorAt(previous.move.to) !== 0;
+    if (agreed.length === 0 && capture && fits.every((e) => e.hand.includes(previous.move.from)))
+      return waitVerdict(input, recheckAt);
     const base = revision ? input.previous!.position : input.base;
     const ready = isReady(input, base, agreed, fits);
     // The last move's piece has moved on and is still travelling: the move recorded is wrong now.

@@ -43,6 +43,8 @@ interface World {
   readonly square: Square;
   readonly reads: 'empty' | 'occupied';
   readonly moves: readonly Move[];
+  /** Its line follows the last move taken back. */
+  readonly retract: boolean;
   readonly tracker: Tracker;
   /** Plies of its game at the fork, its line played: a takeback past them breaks the story. */
   readonly plies: number;
@@ -158,12 +160,14 @@ export class Tracker {
       );
       if (!copy.ok) continue;
       const game = copy.value;
+      if (w.retract && !game.undoLast(f.t).ok) continue;
       if (!w.moves.every((m) => game.play(m, f.t).ok)) continue;
       const tracker = new Tracker(game, this.options, this.clock);
       const world: World = {
         square: w.square,
         reads: w.reads,
         moves: w.moves,
+        retract: w.retract === true,
         tracker,
         plies: game.moves.length,
         recorded: [],
@@ -238,6 +242,7 @@ export class Tracker {
       // One move a step: a write the journal refuses is then a step not done, tried again later
       // (the world reads on meanwhile, so nothing played is lost).
       const steps = [
+        ...(world.retract ? [{ moves: [], revision: true, t: fork.t, frameT: fork.frameT }] : []),
         ...world.moves.map((m) => ({ moves: [m], revision: false, t: fork.t, frameT: fork.frameT })),
         ...world.recorded.map((e) =>
           e.type === 'move'

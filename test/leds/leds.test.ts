@@ -67,6 +67,15 @@ describe('ledFrame', () => {
     expect(lit(frame)).toEqual({ e4: 'FFFF00', c5: 'FFFF00', g5: 'FFFF00', d0: 'FF0080' });
   });
 
+  it('shows the points a doubt asks to lift light pink, over the moves it may have been', () => {
+    const frame = ledFrame({
+      state: 'awaiting_move',
+      doubt: [['d9e8'], ['f9e8'], []],
+      suspects: ['d9', 'f9', 'e8'],
+    });
+    expect(lit(frame)).toEqual({ d9: 'FF80C0', f9: 'FF80C0', e8: 'FF80C0' });
+  });
+
   it('shows an illegal placement: red where it stands, blue where it came from, green where it may go', () => {
     const frame = ledFrame({
       state: 'illegal',

@@ -153,3 +153,40 @@ describe.each(['occupancy', 'colour'] as const)('real play, sensing %s', (sensin
     }
   });
 });
+
+describe('players answering the board', () => {
+  it('lift each piece an answer names and set it back, then play the same game later', () => {
+    const { start, moves } = game(3);
+    const options: PhysicalOptions = { sensing: 'occupancy', seed: 91, real: {} };
+    const plain = physicalPlay(start, moves, options);
+    const at = plain.truth.find((e) => e.kind === 'move' && e.ply === 10)!.t;
+    // The answer asks for b0, h0 and e4 after ply 10: what stands there is lifted, an empty one skipped.
+    const pos = start.clone();
+    for (const m of moves.slice(0, 10)) pos.play(m);
+    const squares = [1, 7, 40].filter((sq) => pos.pieceAt(sq) !== undefined);
+    expect(squares.length).toBeGreaterThan(0);
+    expect(squares.length).toBeLessThan(3);
+    const answered = physicalPlay(start, moves, {
+      ...options,
+      real: { answers: [{ after: at, squares: [1, 7, 40] }] },
+    });
+    expect(answered.realCounts.answer).toBe(1);
+    // The same moves in the same order, each as late as the answer took, or later.
+    const played = (p: typeof plain) => p.truth.map((e) => (e.kind === 'move' ? e.iccs : 'retract'));
+    expect(played(answered)).toEqual(played(plain));
+    // Between the two moves around it, each named square with a piece reads empty once, then full.
+    const before = answered.truth.find((e) => e.kind === 'move' && e.ply === 10)!.t;
+    const after = answered.truth.find((e) => e.kind === 'move' && e.ply === 11)!.t;
+    const window = answered.events.filter(
+      (e): e is Extract<(typeof answered.events)[number], { type: 'snapshot' }> =>
+        e.type === 'snapshot' && e.t > before && e.t < after,
+    );
+    for (const sq of [1, 7, 40]) {
+      const reads = window.map((e) => e.cells[sq]).join('');
+      if (squares.includes(sq)) expect(reads).toMatch(/x\.+x/);
+      else expect(reads).not.toContain('x');
+    }
+    const plainAfter = plain.truth.find((e) => e.kind === 'move' && e.ply === 11)!.t;
+    expect(after).toBeGreaterThan(plainAfter);
+  });
+});

@@ -17,13 +17,16 @@ import type { MoveRecord } from '../../src/tracker/game-port.js';
 import { liuDahuaGames, positionOf } from './physical-support.js';
 import { BoardScript } from './script.js';
 
-/** Random game `k` of a 60-game row of `npm run real-play` at `seed`, replayed alone. */
-function replayRow(row: string, sensing: Sensing, seed: number, k: number): JudgedGame {
+/**
+ * Random game `k` of a 60-game row of `npm run real-play` at `seed`, replayed alone (with
+ * `answering`, the players do what the alerts ask them to check).
+ */
+function replayRow(row: string, sensing: Sensing, seed: number, k: number, answering = false): JudgedGame {
   const condition = CONDITIONS.find((c) => c.id === row)!;
   const games = randomGames(60, seed);
   const options = rowOptions(condition, games, sensing, seed)[k]!;
   expect(options.real?.dead ?? options.real).toBeDefined();
-  return judgeGame(games[k]!, options);
+  return judgeGame(games[k]!, options, answering);
 }
 
 /** Master game `n` (1-based, of the 1,125) in a 60-game row of `npm run real-play` at `seed`, replayed alone. */
@@ -262,6 +265,51 @@ describe('the world left of a doubt', () => {
 });
 
 describe('a dead sensor the game uses', () => {
+  it('a capture of the piece that just captured, from a point stuck reading it, is no takeback', () => {
+    // Master game 180, colour sensing: Black's cannon took a piece on e2, Red's elephant took the
+    // cannon there from g0, whose sensor was stuck. The board read as the cannon's capture taken
+    // back with the cannon still in the hand: the reader took the move back, and read Black's next
+    // move in its place, without a word in time.
+    const b = BoardScript.of('3kr4/9/9/9/9/9/9/R3N4/9/5K3 b - - 0 1', 'colour');
+    b.lift('e2').lift('e9', 150).place('e2', 300).wait(900);
+    expect(b.moves()).toEqual(['e9e2']);
+    // Red's chariot a2 takes the chariot on e2; a2's sensor still reads it.
+    b.lift('e2', 500).place('e2', 300, 'r').wait(600);
+    expect(b.of('retract')).toHaveLength(0);
+    // Black moves on: the board reads as either story, and says so (nothing taken back).
+    b.move('d9', 'd8').wait(400);
+    const doubt = b.of('alert').find((a) => a.alert.kind === 'ambiguous');
+    expect(doubt?.alert.message).toContain('e9e2 taken back');
+    expect(doubt?.alert.check).toEqual(['e9', 'a2']);
+    expect(b.of('retract')).toHaveLength(0);
+    expect(b.moves()).toEqual(['e9e2']);
+    // The piece on e2 goes along its rank, as a chariot does and the horse never could: once that
+    // stands 4 s, the takeback is no story, and the chariot's capture from a2 is recorded.
+    b.move('e2', 'h2').wait(5000);
+    expect(b.of('retract')).toHaveLength(0);
+    expect(b.moves()).toEqual(['e9e2', 'a2e2', 'd9d8', 'e2h2']);
+    expect(
+      b
+        .of('alert')
+        .filter((a) => a.alert.kind === 'sensor_fault')
+        .map((a) => a.alert.square),
+    ).toEqual(['a2']);
+  });
+
+  it('is named at once when the players lift the pieces the alert asks for', () => {
+    // Random game 3 of seed 1, occupancy: b9's sensor stuck under a piece that moves. Nothing in
+    // the play that follows tells the points apart; the players, lifting what the alert names,
+    // do: the point that does not notice is b9.
+    const passive = replayRow('dead_used', 'occupancy', 1, 3);
+    expect(passive.classification.deadNamed).toBe(false);
+    const answered = replayRow('dead_used', 'occupancy', 1, 3, true);
+    const asked = answered.emitted.filter((e) => e.type === 'alert' && e.alert.check !== undefined);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(answered.options.real?.answers?.length).toBeGreaterThan(0);
+    expect(answered.classification.deadNamed).toBe(true);
+    expect(answered.classification.kind).toBe('exact');
+  });
+
   it('a piece that may have gone onto it is not taken back and put again, over and over', () => {
     // Generated play that once made the reader commit a capture, take it back as "moved on" to
     // the dead point, and commit it again, forever, on one board (random game 41 of seed 1, the

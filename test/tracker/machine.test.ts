@@ -403,6 +403,8 @@ describe('sensor faults', () => {
     // A stray piece, or Black's soldier e6 → e5 with e6's sensor dead: the board cannot tell yet.
     const doubt = b.of('alert').find((a) => a.alert.kind === 'ambiguous');
     expect(doubt?.alert.candidates).toEqual([['e6e5'], []]);
+    // The points to lift to tell at once: e6 (its sensor stuck) and e5 (the new reading the fault).
+    expect(doubt?.alert.check).toEqual(['e6', 'e5']);
     expect(b.moves()).toEqual(['b0c2']);
     // Lifted again: no soldier moved there (e6 reads it standing); nothing is recorded from it.
     b.lift('e5').wait(400);
