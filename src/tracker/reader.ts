@@ -414,13 +414,16 @@ export function judge(input: ReaderInput): Verdict {
 
   // A move whose piece's point still reads it (its sensor stuck), the board showing all the rest
   // (a capture, its victim seen lifted; a move the opponent has answered), once the mover's clock
-  // says its move is over or the board has stood unexplained a while; and a move whose landing
+  // says its move is over, the opponent has taken a piece in hand since it showed, or the board
+  // has stood unexplained a while; and a move whose landing
   // no sensor read. Each is a world; play tells them apart.
   // (Not while a piece of the mover's is off its point: that piece is the move.)
   if (
     !input.probing &&
     !moverLifted(input.base, input.evidence.lifted, input.observed) &&
-    (button === input.base.turn || input.now - lastChange(ctx) >= timing.maskAfterMs)
+    (button === input.base.turn ||
+      replyBegun(input, ctx) ||
+      input.now - lastChange(ctx) >= timing.maskAfterMs)
   ) {
     const stuck = stuckOrigins(input, undefined, ctx);
     if (stuck.length > 0) return { kind: 'doubt', worlds: [...stuck, ...unseenLanding(input, ctx)] };
@@ -571,6 +574,26 @@ function stuckOrigins(input: ReaderInput, landing: Square | undefined, ctx: Ctx)
       found.push({ square: from, reads: 'occupied', moves: v.moves });
   }
   return found;
+}
+
+/**
+ * The opponent has taken a piece in hand since the board last changed where a move shows (a point
+ * reading other than the confirmed position, or filled again): the mover's move is over.
+ */
+function replyBegun(input: ReaderInput, ctx: Ctx): boolean {
+  const base = input.base;
+  let shownAt = Number.NEGATIVE_INFINITY;
+  for (let sq = 0; sq < 90; sq++) {
+    const o = ctx.obs[sq]!;
+    if (o === 0 || ctx.mask.has(sq)) continue;
+    if (!matches(base.colorAt(sq), o) || ctx.refilled.includes(sq))
+      shownAt = Math.max(shownAt, ctx.evidence.changedAt[sq] ?? shownAt);
+  }
+  if (shownAt === Number.NEGATIVE_INFINITY) return false;
+  const other = 3 - base.turnCode;
+  for (const [sq, at] of ctx.evidence.lifted)
+    if (at > shownAt && base.colorAt(sq) === other && ctx.obs[sq] === 0 && !ctx.mask.has(sq)) return true;
+  return false;
 }
 
 /** When the board last changed. */

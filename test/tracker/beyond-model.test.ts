@@ -264,36 +264,61 @@ describe('the world left of a doubt', () => {
   });
 });
 
+/** The squares `sensor_fault` alerts named, in order. */
+const faultsOf = (b: BoardScript): (string | undefined)[] =>
+  b.of('alert').flatMap((a) => (a.alert.kind === 'sensor_fault' ? [a.alert.square] : []));
+
 describe('a dead sensor the game uses', () => {
   it('a capture of the piece that just captured, from a point stuck reading it, is no takeback', () => {
     // Master game 180, colour sensing: Black's cannon took a piece on e2, Red's elephant took the
     // cannon there from g0, whose sensor was stuck. The board read as the cannon's capture taken
     // back with the cannon still in the hand: the reader took the move back, and read Black's next
     // move in its place, without a word in time.
-    const b = BoardScript.of('3kr4/9/9/9/9/9/9/R3N4/9/5K3 b - - 0 1', 'colour');
+    const fen = '3kr4/9/9/9/9/9/9/R3N4/9/5K3 b - - 0 1';
+    const b = BoardScript.of(fen, 'colour');
     b.lift('e2').lift('e9', 150).place('e2', 300).wait(900);
     expect(b.moves()).toEqual(['e9e2']);
-    // Red's chariot a2 takes the chariot on e2; a2's sensor still reads it.
+    // Red's chariot a2 takes the chariot on e2; a2's sensor still reads it. Black's reply begun
+    // after it shows the capture over: a2 is the stuck point.
     b.lift('e2', 500).place('e2', 300, 'r').wait(600);
-    expect(b.of('retract')).toHaveLength(0);
-    // Black moves on: the board reads as either story, and says so (nothing taken back).
     b.move('d9', 'd8').wait(400);
-    const doubt = b.of('alert').find((a) => a.alert.kind === 'ambiguous');
+    expect(b.of('retract')).toHaveLength(0);
+    expect(b.moves()).toEqual(['e9e2', 'a2e2', 'd9d8']);
+    expect(faultsOf(b)).toEqual(['a2']);
+
+    // Black's general lifted before the capture is down: no reply seen after it. Once e9 has read
+    // empty long enough to be taken for dead, both stories are told.
+    const c = BoardScript.of(fen, 'colour');
+    c.lift('e2').lift('e9', 150).place('e2', 300).wait(900);
+    c.lift('e2', 500).lift('d9', 100).place('e2', 200, 'r').wait(2000);
+    const doubt = c.of('alert').find((a) => a.alert.kind === 'ambiguous');
     expect(doubt?.alert.message).toContain('e9e2 taken back');
     expect(doubt?.alert.check).toEqual(['e9', 'a2']);
-    expect(b.of('retract')).toHaveLength(0);
-    expect(b.moves()).toEqual(['e9e2']);
+    expect(c.of('retract')).toHaveLength(0);
     // The piece on e2 goes along its rank, as a chariot does and the horse never could: once that
     // stands 4 s, the takeback is no story, and the chariot's capture from a2 is recorded.
-    b.move('e2', 'h2').wait(5000);
-    expect(b.of('retract')).toHaveLength(0);
-    expect(b.moves()).toEqual(['e9e2', 'a2e2', 'd9d8', 'e2h2']);
+    c.place('d8', 500).wait(400);
+    c.move('e2', 'h2').wait(5000);
+    expect(c.of('retract')).toHaveLength(0);
+    expect(c.moves()).toEqual(['e9e2', 'a2e2', 'd9d8', 'e2h2']);
+    expect(faultsOf(c)).toEqual(['a2']);
+  });
+
+  it('a capture from a stuck point that the opponent answers at once is the capture', () => {
+    // Master game 518, colour: Black's soldier g5 took on g4 with g5's sensor stuck; Red lifted
+    // the chariot to take back 660 ms later. The board was never still for the 2.5 s that would
+    // show the capture's point stuck: the reader named the chariot's own point dead instead.
+    const b = BoardScript.of('3k5/9/9/9/6p2/6PR1/9/9/9/4K4 b - - 0 1', 'colour');
+    b.lift('g4').place('g4', 250, 'b');
+    b.lift('h4', 600).wait(300);
     expect(
       b
         .of('alert')
         .filter((a) => a.alert.kind === 'sensor_fault')
         .map((a) => a.alert.square),
-    ).toEqual(['a2']);
+    ).toEqual(['g5']);
+    b.lift('g4', 100).place('g4', 150, 'r').wait(1500);
+    expect(b.moves()).toEqual(['g5g4', 'h4g4']);
   });
 
   it('is named at once when the players lift the pieces the alert asks for', () => {
