@@ -417,9 +417,12 @@ export function createTrackerMachine() {
         const v = context.verdict;
         if (v.kind !== 'doubt') return;
         const t = context.now();
-        // (The alerts raised so far are ended by `clearAll` before this: the doubt's replaces them.)
-        enqueue.assign({ raised: new Set(['ambiguous' as const]) });
-        enqueue.emit({ type: 'alert', t, alert: deadDoubtAlert(context, v.worlds) });
+        // (The alerts raised so far are ended by `clearAll` before this: the doubt's replaces them.
+        // A single world is no doubt to tell the players of: it is read on and named at once.)
+        if (v.worlds.length > 1) {
+          enqueue.assign({ raised: new Set(['ambiguous' as const]) });
+          enqueue.emit({ type: 'alert', t, alert: deadDoubtAlert(context, v.worlds) });
+        }
         enqueue.emit({
           type: 'fork',
           worlds: v.worlds,

@@ -263,7 +263,7 @@ export class Tracker {
     }
     this.endDoubt();
     this.actor?.stop();
-    events.push({ type: 'alertCleared', kind: 'ambiguous', t: this.clock.now() });
+    if (fork.worlds.length > 1) events.push({ type: 'alertCleared', kind: 'ambiguous', t: this.clock.now() });
     let mask = fork.mask;
     if (world) {
       mask = [...mask, world.square];

@@ -285,6 +285,8 @@ describe('a dead sensor the game uses', () => {
     expect(b.of('retract')).toHaveLength(0);
     expect(b.moves()).toEqual(['e9e2', 'a2e2', 'd9d8']);
     expect(faultsOf(b)).toEqual(['a2']);
+    // (One story only: nothing to ask the players.)
+    expect(b.of('alert').map((a) => a.alert.kind)).not.toContain('ambiguous');
 
     // Black's general lifted before the capture is down: no reply seen after it. Once e9 has read
     // empty long enough to be taken for dead, both stories are told.
