@@ -156,6 +156,8 @@ export interface RowResult {
   /** Dead-sensor rows: games that used the dead square after it died, and those that named it in time. */
   deadUsed: number;
   deadNamed: number;
+  /** `ambiguous` alerts published again while the same one stood: noise. */
+  repeatedAlerts: number;
   readonly failures: Failure[];
 }
 
@@ -242,13 +244,20 @@ export function judgeRow(
     notStarted: 0,
     deadUsed: 0,
     deadNamed: 0,
+    repeatedAlerts: 0,
     failures: [],
   };
   const all = rowOptions(condition, games, sensing, seed);
   games.forEach((game, k) => {
     const options = all[k];
     if (!options) return;
-    const { classification: c, started, options: played } = judgeGame(game, options, condition.answering);
+    const {
+      classification: c,
+      started,
+      options: played,
+      emitted,
+    } = judgeGame(game, options, condition.answering);
+    row.repeatedAlerts += repeatedAlerts(emitted);
     row.games++;
     row[c.kind]++;
     if (!started) row.notStarted++;
@@ -261,6 +270,22 @@ export function judgeRow(
     progress?.(k + 1, row);
   });
   return row;
+}
+
+/**
+ * The reader's `ambiguous` alerts published while the same one (its message) still stood. (A
+ * game's `play_on` is said again at each new repetition: no noise.)
+ */
+export function repeatedAlerts(emitted: readonly TrackerEmitted[]): number {
+  const standing = new Map<string, string>();
+  let repeated = 0;
+  for (const e of emitted) {
+    if (e.type === 'alert' && e.alert.kind === 'ambiguous') {
+      if (standing.get(e.alert.kind) === e.alert.message) repeated++;
+      standing.set(e.alert.kind, e.alert.message);
+    } else if (e.type === 'alertCleared') standing.delete(e.kind);
+  }
+  return repeated;
 }
 
 /**
@@ -324,14 +349,14 @@ const pct = (n: number, of: number): string => (of === 0 ? '—' : `${n} (${Math
 /** The rows as a markdown table. */
 export function formatTable(rows: readonly RowResult[]): string {
   const lines = [
-    '| condition | sensing | games | exact | alerted | **silent** | named within 10 moves |',
-    '|---|---|---|---|---|---|---|',
+    '| condition | sensing | games | exact | alerted | **silent** | named within 10 moves | ambiguous said twice |',
+    '|---|---|---|---|---|---|---|---|',
   ];
   for (const r of rows) {
     const named = r.deadUsed > 0 ? `${r.deadNamed} of ${r.deadUsed}` : '';
     const started = r.notStarted > 0 ? ` (${r.notStarted} never started)` : '';
     lines.push(
-      `| ${r.title} | ${r.sensing} | ${r.games}${started} | ${pct(r.exact, r.games)} | ${pct(r.alerted, r.games)} | **${r.silent}** | ${named} |`,
+      `| ${r.title} | ${r.sensing} | ${r.games}${started} | ${pct(r.exact, r.games)} | ${pct(r.alerted, r.games)} | **${r.silent}** | ${named} | ${r.repeatedAlerts} |`,
     );
   }
   return lines.join('\n');

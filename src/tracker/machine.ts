@@ -213,6 +213,8 @@ interface Context {
    * was recorded and what else it may have been, until the next move is recorded.
    */
   readonly doubted: boolean;
+  /** The message of the `ambiguous` alert standing: the same said again is not published again. */
+  readonly said: string | undefined;
   /**
    * The side to move pressed its clock, but the board shows none of its moves complete (a dead
    * sensor under the piece that moved, a capture nobody saw): said once, until a move is recorded.
@@ -529,6 +531,7 @@ export function createTrackerMachine() {
       replySince: undefined,
       raised: new Set(),
       doubted: false,
+      said: undefined,
       unreadButton: undefined,
       replyButton: undefined,
     }),
@@ -705,32 +708,35 @@ function syncAlerts(context: Context, emit: (e: MachineEmitted) => void): Partia
     raised = new Set([...raised].filter((k) => k !== kind));
     return true;
   };
+  // An ambiguity said while it stands, once: a board read again and again (a piece sliding on)
+  // tells the players nothing new.
+  let said = context.said;
+  const sayAmbiguous = (alert: Alert): void => {
+    const standing = context.raised.has('ambiguous') && said === alert.message;
+    raise('ambiguous');
+    said = alert.message;
+    if (!standing) emit({ type: 'alert', t, alert });
+  };
   const fits = v.kind !== 'unknown' && v.kind !== 'suspect' && v.kind !== 'doubt';
   if (fits && end('out_of_sync')) emit({ type: 'alertCleared', kind: 'out_of_sync', t });
   const ambiguous = v.kind === 'wait' && v.ambiguous;
   if (context.unreadButton !== undefined) {
-    if (!context.doubted) {
-      raise('ambiguous');
-      emit({ type: 'alert', t, alert: unreadButtonAlert(context.unreadButton) });
-    }
-    return { raised, doubted: true, unreadButton: undefined };
+    if (!context.doubted) sayAmbiguous(unreadButtonAlert(context.unreadButton));
+    return { raised, doubted: true, said, unreadButton: undefined };
   }
   if (v.kind === 'commit' && v.knocked) {
-    raise('ambiguous');
-    emit({ type: 'alert', t, alert: knockAlert(context, v.moves[0]!) });
-    return { raised, doubted: true };
+    sayAmbiguous(knockAlert(context, v.moves[0]!));
+    return { raised, doubted: true, said };
   }
   if (v.kind === 'commit' && v.blind !== undefined) {
-    raise('ambiguous');
-    emit({ type: 'alert', t, alert: blindAlert(context, v.blind) });
-    return { raised, doubted: true };
+    sayAmbiguous(blindAlert(context, v.blind));
+    return { raised, doubted: true, said };
   }
   // Another line fits as well, set aside as the weaker story: say so. (A capture unseen,
   // committed while an ambiguity stands, keeps it.)
   if (v.kind === 'commit' && (v.rivals !== undefined || (v.unseen && raised.has('ambiguous')))) {
-    raise('ambiguous');
-    emit({ type: 'alert', t, alert: doubtAlert(context, v.moves, v.rivals ?? []) });
-    return { raised, doubted: true };
+    sayAmbiguous(doubtAlert(context, v.moves, v.rivals ?? []));
+    return { raised, doubted: true, said };
   }
   const settled = !context.doubted || (v.kind === 'commit' && v.moves.length > 0);
   let doubted = context.doubted;
@@ -738,15 +744,9 @@ function syncAlerts(context: Context, emit: (e: MachineEmitted) => void): Partia
     emit({ type: 'alertCleared', kind: 'ambiguous', t });
     doubted = false;
   }
-  if (ambiguous && !raised.has('ambiguous')) {
-    raise('ambiguous');
-    emit({
-      type: 'alert',
-      t,
-      alert: v.revised ? revisedAlert(context, v.revised) : ambiguousAlert(context, v.candidates),
-    });
-  }
-  return { raised, doubted };
+  if (ambiguous && !raised.has('ambiguous'))
+    sayAmbiguous(v.revised ? revisedAlert(context, v.revised) : ambiguousAlert(context, v.candidates));
+  return { raised, doubted, said };
 }
 
 function evaluate(context: Context): Partial<Context> {

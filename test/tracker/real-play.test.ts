@@ -83,6 +83,8 @@ function check(condition: Condition, row: RowResult): void {
   // Every game starts, a dead square or not.
   expect(row.notStarted, `games that never started${table}`).toBe(0);
   if (!SILENT_OPEN.has(condition.id)) expect(row.silent, `wrong without an alert in time${table}`).toBe(0);
+  // What the reader cannot tell is said once while it stands, not again at every frame.
+  expect(row.repeatedAlerts, `ambiguous alerts said twice${table}`).toBe(0);
   if (condition.id === 'model') exactAtLeast(1);
   if (MOSTLY_EXACT.has(condition.id)) exactAtLeast(0.95);
   if (condition.id === 'late_removal' && row.sensing === 'colour') exactAtLeast(0.95);
