@@ -277,13 +277,13 @@ export function judgeRow(
  * game's `play_on` is said again at each new repetition: no noise.)
  */
 export function repeatedAlerts(emitted: readonly TrackerEmitted[]): number {
-  const standing = new Map<string, string>();
+  let standing: string | undefined;
   let repeated = 0;
   for (const e of emitted) {
     if (e.type === 'alert' && e.alert.kind === 'ambiguous') {
-      if (standing.get(e.alert.kind) === e.alert.message) repeated++;
-      standing.set(e.alert.kind, e.alert.message);
-    } else if (e.type === 'alertCleared') standing.delete(e.kind);
+      if (standing === e.alert.message) repeated++;
+      standing = e.alert.message;
+    } else if (e.type === 'alertCleared' && e.kind === 'ambiguous') standing = undefined;
   }
   return repeated;
 }

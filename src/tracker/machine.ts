@@ -982,9 +982,9 @@ export function sensorFaultAlert(
 /** Several sensors may be the dead one: what each would mean, and how the players can tell. */
 function deadDoubtAlert(context: Context, worlds: readonly DeadWorld[]): Alert {
   const pos = context.game.position;
+  const last = context.game.previous?.move;
   const each = worlds.map((w) => {
     const first = w.moves[0];
-    const last = context.game.previous?.move;
     const what = w.retract
       ? `the last move${last ? ` ${makeIccs(last)}` : ''} taken back`
       : first
