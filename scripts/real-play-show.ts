@@ -13,8 +13,7 @@ import { readPgn } from '../src/record/pgn.js';
 import { makeSquareName, Position } from '../src/rules/index.js';
 import { classify } from '../src/simulation/classify.js';
 import { physicalPlay } from '../src/simulation/physical-play.js';
-import type { Failure } from '../src/simulation/real-play-judge.js';
-import { randomGames } from '../src/simulation/real-play-judge.js';
+import { choiceActions, type Failure, randomGames } from '../src/simulation/real-play-judge.js';
 import { runSensorEvents } from '../src/tracker/run.js';
 
 const { values, positionals } = parseArgs({
@@ -69,7 +68,10 @@ function game(): { start: Position; moves: { from: number; to: number }[] } {
 
 const g = game();
 const play = physicalPlay(g.start, g.moves, f.options);
-const run = runSensorEvents(g.start, play.events, { sensing: f.options.sensing });
+const run = runSensorEvents(g.start, play.events, {
+  sensing: f.options.sensing,
+  actions: choiceActions(f.choices ?? []),
+});
 if (!run.ok) throw new Error(run.error.message);
 const c = classify({
   truth: play.truth,

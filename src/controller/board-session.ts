@@ -14,6 +14,7 @@ import { SensorHealth } from '../sensors/health.js';
 import { BoardSimulator, SimulatedHand } from '../sensors/simulator.js';
 import type { SensorEvent, SensorSource, SourceHealth } from '../sensors/source.js';
 import type { TrackerOptions } from '../tracker/machine.js';
+import type { Tracker } from '../tracker/tracker.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import { type Logger, silentLogger } from '../util/log.js';
 import { ok, type Result } from '../util/result.js';
@@ -301,6 +302,25 @@ export class BoardSession {
     if (!r.ok) return fail('game', r.error.message);
     if (action === 'accept') this.actor?.send({ type: 'ended' });
     return ok(this.view());
+  }
+
+  /**
+   * The players say which candidate of the standing dead-sensor doubt was played (its index in
+   * the `ambiguous` alert's `candidates`): it is recorded, and its sensor named, at once.
+   */
+  resolve(candidate: number): Result<{ line: string[]; square: string }, SessionError> {
+    const game = this.playingGame();
+    if (!game.ok) return game;
+    let answer: Result<{ line: string[]; square: string }, SessionError> = fail(
+      'no_doubt',
+      'no doubt over which sensor is dead stands on this board',
+    );
+    // (The reader answers while the command is handed to it.)
+    const reply = (r: ReturnType<Tracker['choose']>): void => {
+      answer = r.ok ? r : fail(r.error.code, r.error.message);
+    };
+    this.actor?.send({ type: 'choose', command: { type: 'choose', candidate, reply } });
+    return answer;
   }
 
   setOptions(o: { takebacks?: boolean; illegalMovePolicy?: 'casual' | 'tournament' }): {

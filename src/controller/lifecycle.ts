@@ -56,7 +56,9 @@ export interface ReaderInput {
 export type ReaderCommand =
   | { type: 'snapshot'; t: number; cells: Cells }
   | { type: 'button'; t: number; side: 'red' | 'black' }
-  | { type: 'options'; takebacks?: boolean; foulAfterMs?: number };
+  | { type: 'options'; takebacks?: boolean; foulAfterMs?: number }
+  /** The players' choice of a dead-sensor doubt's candidate; `reply` gets the reader's answer. */
+  | { type: 'choose'; candidate: number; reply: (answer: ReturnType<Tracker['choose']>) => void };
 
 export type LifecycleEvent =
   /** Sent once the actor runs: load the game to resume, or prepare a new one. */
@@ -64,6 +66,7 @@ export type LifecycleEvent =
   /** A reading for the reader (game time). */
   | { type: 'sensor'; command: ReaderCommand & { type: 'snapshot' | 'button' } }
   | { type: 'options'; command: ReaderCommand & { type: 'options' } }
+  | { type: 'choose'; command: ReaderCommand & { type: 'choose' } }
   | { type: 'reader'; event: TrackerEmitted }
   /** A new game (its FEN checked already). */
   | { type: 'new'; fen?: string | undefined }
@@ -84,7 +87,8 @@ const reader = fromCallback<ReaderCommand, ReaderInput>(({ input, sendBack, rece
     if (c.type === 'options') {
       const { type: _, ...partial } = c;
       tracker.setOptions(partial);
-    } else tracker.send(c);
+    } else if (c.type === 'choose') c.reply(tracker.choose(c.candidate));
+    else tracker.send(c);
   });
   return () => {
     live = false;
@@ -158,6 +162,7 @@ export const sessionMachine = setup({
       on: {
         sensor: { actions: 'forward' },
         options: { actions: 'forward' },
+        choose: { actions: 'forward' },
         reader: { actions: 'onReader' },
         new: { target: 'game', reenter: true, actions: ['abandon', 'prepareNew'] },
       },

@@ -78,6 +78,7 @@ const HANDLERS: { readonly [N in Exclude<RequestName, 'bridge/health'>]: Handler
       ...(q.illegalMovePolicy !== undefined ? { illegalMovePolicy: q.illegalMovePolicy } : {}),
     }),
   }),
+  'game/resolve': (q, s) => fromSession(s.resolve(q.candidate)),
   'game/hint': async (_q, s) =>
     (await oneHintAtATime(s, async () => fromSession(await s.hint()))) ?? {
       ok: false,

@@ -34,7 +34,10 @@ export type SessionErrorCode =
   | 'not_recorded'
   | 'record_failed'
   | 'stopped'
-  | 'engine';
+  | 'engine'
+  | 'no_doubt'
+  | 'bad_candidate'
+  | 'contradicted';
 export type SessionError = CodedError<SessionErrorCode>;
 
 export const fail = (code: SessionErrorCode, message: string): { ok: false; error: SessionError } =>

@@ -30,6 +30,7 @@ const HELP = `commands:
   play red|black [MS] [SKILL]  a new game, the engine playing that side (think MS ms, Skill Level 0-20)
   play off               a new game without the engine
   draw offer|accept|decline                  takebacks on|off
+  resolve N              candidate N (from 0) of the alert over a dead sensor is what was played
   board ID               choose the board the commands go to
   quit                   stop xqboard        help     this text`;
 
@@ -63,6 +64,8 @@ function requestOf(
       return { name: 'game/options', payload: { takebacks: rest[0] !== 'off' } };
     case 'get':
       return { name: 'game/get', payload: {} };
+    case 'resolve':
+      return { name: 'game/resolve', payload: { candidate: Number(rest[0]) } };
     default:
       return { name: 'board/simulate', payload: { move: text } };
   }
@@ -215,6 +218,8 @@ function answerText(name: string, data: unknown): string {
       return d.status === 'setup' ? 'new game: set the board up' : 'new game: under way';
     case 'game/hint':
       return `hint: ${d.message}`;
+    case 'game/resolve':
+      return `recorded ${(d.line as string[]).join(' ') || 'no move'}; the sensor of ${d.square} is faulty`;
     case 'game/resign':
     case 'game/draw':
       return d.status === 'over' ? outcomeText(d as unknown as GameView) : 'done';

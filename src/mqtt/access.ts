@@ -33,7 +33,14 @@ export interface Account {
 export const ANONYMOUS_VIEWER: Account = { name: null, role: 'viewer' };
 
 /** Requests a player may make on its own board; those with a side are made for its side. */
-const PLAYER_REQUESTS: ReadonlySet<string> = new Set(['game/hint', 'game/get', 'game/draw', 'game/resign']);
+export const PLAYER_REQUESTS: readonly string[] = [
+  'game/hint',
+  'game/get',
+  'game/draw',
+  'game/resign',
+  'game/resolve',
+];
+const PLAYER_REQUEST_SET: ReadonlySet<string> = new Set(PLAYER_REQUESTS);
 /** The requests that take a `side` (and may have it in their topic). */
 export const SIDED_REQUESTS: ReadonlySet<string> = new Set(['game/draw', 'game/resign']);
 
@@ -64,7 +71,7 @@ export function parseRequestTopic(base: string, topic: string): RequestRoute | u
 /** Whether `account` may make a request (board and side as its topic or route says them). */
 export function mayRequest(account: Account, route: RequestRoute): boolean {
   if (account.role === 'arbiter' || account.role === 'controller') return true;
-  if (account.role !== 'player' || !PLAYER_REQUESTS.has(route.name)) return false;
+  if (account.role !== 'player' || !PLAYER_REQUEST_SET.has(route.name)) return false;
   if (route.board !== account.board) return false;
   if (!SIDED_REQUESTS.has(route.name)) return true;
   return route.side !== undefined && (account.side === undefined || account.side === route.side);

@@ -391,6 +391,12 @@ export const REQUEST_SCHEMAS = {
     .refine((o) => o.takebacks !== undefined || o.illegalMovePolicy !== undefined, {
       message: 'give "takebacks" and/or "illegalMovePolicy"',
     }),
+  /**
+   * The players say which candidate of a standing dead-sensor doubt (the `ambiguous` alert with
+   * `sensors`) was played: its index in the alert's `candidates`. It is recorded, and its point's
+   * sensor named, at once.
+   */
+  'game/resolve': z.strictObject({ transaction, board: boardRef, candidate: z.int().min(0).max(63) }),
   /** A suggested move for the side to move, also published on `<base>/<board>/hint`. */
   'game/hint': z.strictObject({ transaction, board: boardRef }),
   /** The game as the `position` topic has it, with its moves (ICCS), for a client that wants it on demand. */

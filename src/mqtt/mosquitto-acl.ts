@@ -8,7 +8,7 @@
  * `<base>/#` gets the board topics and `bridge/state|info`, never the requests.
  */
 import type { Config } from '../config/schema.js';
-import { type Account, hashPassword, SIDED_REQUESTS } from './access.js';
+import { type Account, hashPassword, PLAYER_REQUESTS, SIDED_REQUESTS } from './access.js';
 
 export interface MosquittoFiles {
   /** `password_file` */
@@ -20,8 +20,6 @@ export interface MosquittoFiles {
   /** What the files cannot say (printed as warnings). */
   readonly warnings: readonly string[];
 }
-
-const PLAYER_REQUESTS = ['game/hint', 'game/get', 'game/draw', 'game/resign'];
 
 /** The `topic` lines of an account (anonymous: account.name null). */
 export function aclLines(

@@ -6,7 +6,7 @@
 import { type Move, makeSquareName, Position, parseSquare, type Square } from '../rules/index.js';
 import type { Sensing } from '../sensors/snapshot.js';
 import type { TrackerEmitted } from '../tracker/machine.js';
-import { runSensorEvents } from '../tracker/run.js';
+import { type RunOptions, runSensorEvents } from '../tracker/run.js';
 import { type Classification, classify, type Episode, type GameClass } from './classify.js';
 import { type PhysicalOptions, physicalPlay } from './physical-play.js';
 import { rng } from './random.js';
@@ -29,8 +29,11 @@ export interface Condition {
   ) => PhysicalOptions | undefined;
   /** A dead-sensor row: report whether the square was named. */
   readonly dead?: 'used' | 'unused';
-  /** The players do what the board's alerts ask them to check (lift pieces and set them back). */
-  readonly answering?: boolean;
+  /**
+   * What the players do with an alert over a dead sensor: `answering`, what it asks them to check
+   * (lift pieces and set them back); `choosing`, say which candidate they played (`game/resolve`).
+   */
+  readonly players?: Players;
   /** The row whose games and handling (dead squares too) this one plays, when it differs only in the players. */
   readonly sameAs?: string;
 }
@@ -82,7 +85,15 @@ export const CONDITIONS: readonly Condition[] = [
     id: 'dead_used_answered',
     title: '12 dead sensor the game uses, players lifting the pieces the alert asks for',
     dead: 'used',
-    answering: true,
+    players: 'answering',
+    sameAs: 'dead_used',
+    options: deadUsed,
+  },
+  {
+    id: 'dead_used_chosen',
+    title: '12 dead sensor the game uses, players saying which candidate they played',
+    dead: 'used',
+    players: 'choosing',
     sameAs: 'dead_used',
     options: deadUsed,
   },
@@ -140,6 +151,8 @@ export interface Failure {
   readonly reader: { readonly plies: number; readonly last: readonly string[] };
   readonly game: { readonly plies: number; readonly last: readonly string[] };
   readonly gameStarted: boolean;
+  /** The candidates the players chose (`choosing`), for replaying the game as it was played. */
+  readonly choices?: readonly Choice[];
   readonly dead?: { readonly square: string; readonly named: boolean | undefined; readonly namedAt?: number };
 }
 
@@ -168,6 +181,17 @@ export interface JudgedGame {
   readonly emitted: readonly TrackerEmitted[];
   /** What was played: the options given, with the players' answers when they answered. */
   readonly options: PhysicalOptions;
+  /** The candidates the players chose, and when (`choosing`). */
+  readonly choices: readonly Choice[];
+}
+
+/** Off the board, what players do with a dead-sensor alert (passive: nothing). */
+export type Players = 'passive' | 'answering' | 'choosing';
+
+/** The players said, at `t`, that candidate `candidate` of the standing doubt is what they played. */
+export interface Choice {
+  readonly t: number;
+  readonly candidate: number;
 }
 
 /** How long players take to act on an alert that asks them to check pieces. */
@@ -177,23 +201,53 @@ const MAX_ANSWERS = 4;
 
 /**
  * Plays one game under `options`, reads it back with the move reader and classifies it. With
- * `answering`, the players do what the reader's alerts ask them to check: the game is played
+ * `answering` or `choosing`, the players act on the reader's alerts over a dead sensor: the game is played
  * again with each answer, the first alert not yet answered each time (the play before an answer
  * is the same frame for frame, so what the reader said before it is too: a closed loop).
  */
-export function judgeGame(game: GameSpec, options: PhysicalOptions, answering = false): JudgedGame {
+export function judgeGame(
+  game: GameSpec,
+  options: PhysicalOptions,
+  players: Players = 'passive',
+): JudgedGame {
   const answers: Answer[] = [];
+  const choices: Choice[] = [];
   let answeredUpTo = Number.NEGATIVE_INFINITY;
   for (;;) {
     const played: PhysicalOptions =
       answers.length > 0 ? { ...options, real: { ...options.real, answers: [...answers] } } : options;
-    const judged = readBack(game, played);
-    const next =
-      answering && answers.length < MAX_ANSWERS ? firstCheck(judged.emitted, answeredUpTo) : undefined;
-    if (!next) return judged;
-    answeredUpTo = next.t;
-    answers.push({ after: next.t + REACTION_MS, squares: next.squares });
+    const judged = readBack(game, played, [...choices]);
+    if (answers.length + choices.length >= MAX_ANSWERS) return judged;
+    if (players === 'answering') {
+      const next = firstCheck(judged.emitted, answeredUpTo);
+      if (!next) return judged;
+      answeredUpTo = next.t;
+      answers.push({ after: next.t + REACTION_MS, squares: next.squares });
+    } else if (players === 'choosing') {
+      const next = firstChoice(judged.emitted, answeredUpTo, played.real?.dead?.square);
+      if (!next) return judged;
+      answeredUpTo = next.t;
+      choices.push({ t: next.t + REACTION_MS, candidate: next.candidate });
+    } else return judged;
   }
+}
+
+/**
+ * The first dead-sensor doubt after `after` among whose candidates is the truth (the one whose
+ * sensor is `dead`: the players know where they set their pieces down), and its index.
+ */
+function firstChoice(
+  emitted: readonly TrackerEmitted[],
+  after: number,
+  dead: Square | undefined,
+): { t: number; candidate: number } | undefined {
+  if (dead === undefined) return undefined;
+  for (const e of emitted) {
+    if (e.type !== 'alert' || e.t <= after || !e.alert.sensors) continue;
+    const candidate = e.alert.sensors.findIndex((s) => parseSquare(s) === dead);
+    if (candidate >= 0) return { t: e.t, candidate };
+  }
+  return undefined;
 }
 
 /** The first alert after `after` that asks the players to lift pieces, and their squares. */
@@ -209,9 +263,18 @@ function firstCheck(
   return undefined;
 }
 
-function readBack(game: GameSpec, options: PhysicalOptions): JudgedGame {
+/** The players' choices as what they do off the board during a run (`runSensorEvents`). */
+export function choiceActions(choices: readonly Choice[]): NonNullable<RunOptions['actions']> {
+  // (A choice the reader refuses, its doubt over meanwhile, is one the players made in vain.)
+  return choices.map((c) => ({ t: c.t, run: (tracker) => void tracker.choose(c.candidate) }));
+}
+
+function readBack(game: GameSpec, options: PhysicalOptions, choices: readonly Choice[]): JudgedGame {
   const play = physicalPlay(game.start, game.moves, options);
-  const run = runSensorEvents(game.start, play.events, { sensing: options.sensing });
+  const run = runSensorEvents(game.start, play.events, {
+    sensing: options.sensing,
+    actions: choiceActions(choices),
+  });
   if (!run.ok) throw new Error(`${game.label}: ${run.error.message}`);
   const emitted = run.value.emitted;
   const classification = classify({
@@ -222,7 +285,13 @@ function readBack(game: GameSpec, options: PhysicalOptions): JudgedGame {
       ? { dead: { iccs: play.dead.iccs, fromT: play.dead.fromT, firstUsePly: play.dead.firstUsePly } }
       : {}),
   });
-  return { classification, started: emitted.some((e) => e.type === 'gameStart'), emitted, options };
+  return {
+    classification,
+    started: emitted.some((e) => e.type === 'gameStart'),
+    emitted,
+    options,
+    choices,
+  };
 }
 
 /** Judges `games` under one condition; `seed` makes the handling (and dead squares) reproducible. */
@@ -256,7 +325,8 @@ export function judgeRow(
       started,
       options: played,
       emitted,
-    } = judgeGame(game, options, condition.answering);
+      choices,
+    } = judgeGame(game, options, condition.players);
     row.repeatedAlerts += repeatedAlerts(emitted);
     row.games++;
     row[c.kind]++;
@@ -266,7 +336,8 @@ export function judgeRow(
       if (c.deadNamed) row.deadNamed++;
     }
     const deadMissed = condition.dead === 'used' && c.deadNamed === false;
-    if (c.kind !== 'exact' || deadMissed) row.failures.push(failure(condition, game, played, c, started));
+    if (c.kind !== 'exact' || deadMissed)
+      row.failures.push(failure(condition, game, played, c, started, choices));
     progress?.(k + 1, row);
   });
   return row;
@@ -320,6 +391,7 @@ function failure(
   options: PhysicalOptions,
   c: Classification,
   started: boolean,
+  choices: readonly Choice[],
 ): Failure {
   const dead = options.real?.dead;
   return {
@@ -332,6 +404,7 @@ function failure(
     reader: { plies: c.reader.length, last: c.reader.slice(-4) },
     game: { plies: c.game.length, last: c.game.slice(-4) },
     gameStarted: started,
+    ...(choices.length > 0 ? { choices } : {}),
     ...(dead
       ? {
           dead: {

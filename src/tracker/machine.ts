@@ -126,6 +126,11 @@ export interface Alert {
    * to tell at once (the point that does not notice has the faulty sensor).
    */
   readonly check?: readonly string[];
+  /**
+   * `ambiguous`, which sensor is dead: for each candidate, the point whose sensor reads wrong if
+   * that candidate is what was played. The players may say which (the `game/resolve` request).
+   */
+  readonly sensors?: readonly string[];
 }
 
 export interface StateDetail {
@@ -998,9 +1003,11 @@ function deadDoubtAlert(context: Context, worlds: readonly DeadWorld[]): Alert {
     message:
       `one sensor reads wrong, and the board cannot tell which yet: ${each.join('; ')}. Play goes on; ` +
       'the moves are recorded once play shows which. To tell at once, lift each piece standing on those ' +
-      'points and set it back: the point that does not notice has the faulty sensor',
+      'points and set it back: the point that does not notice has the faulty sensor; or say which ' +
+      'candidate was played',
     candidates: worlds.map((w) => w.moves.map(makeIccs)),
     check: [...new Set(worlds.map((w) => sq(w.square)))],
+    sensors: worlds.map((w) => sq(w.square)),
   };
 }
 

@@ -17,6 +17,8 @@ export interface RunOptions {
   readonly game?: GameOptions;
   /** Called with every emitted event and the tracker, as it happens. */
   readonly onEvent?: (event: TrackerEmitted, tracker: Tracker) => void;
+  /** What people do off the board (a request), each once the clock reaches its `t`, in order. */
+  readonly actions?: readonly { readonly t: number; readonly run: (tracker: Tracker) => void }[];
 }
 
 export interface RunResult {
@@ -46,10 +48,22 @@ export function runSensorEvents(
     options.onEvent?.(e, tracker);
   });
   tracker.start();
+  const actions = [...(options.actions ?? [])].sort((a, b) => a.t - b.t);
+  let next = 0;
+  const until = (t: number): void => {
+    for (; next < actions.length && actions[next]!.t <= t; next++) {
+      const action = actions[next]!;
+      if (action.t > clock.now()) clock.advance(action.t - clock.now());
+      action.run(tracker);
+    }
+    if (Number.isFinite(t) && t > clock.now()) clock.advance(t - clock.now());
+  };
   for (const event of events) {
-    if (event.t > clock.now()) clock.advance(event.t - clock.now());
+    until(event.t);
     tracker.send(event);
   }
+  // (Actions after the last frame too.)
+  until(Number.POSITIVE_INFINITY);
   // Time goes on after the last frame: every timer the last frames started runs out.
   clock.advance(
     Math.max(trackerOptions.outOfSyncMs, trackerOptions.settleMs, trackerOptions.foulAfterMs) + 1000,

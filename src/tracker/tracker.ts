@@ -5,11 +5,12 @@
  */
 import { type Actor, createActor } from 'xstate';
 import { Game } from '../game/game.js';
-import type { Move, Square } from '../rules/index.js';
+import { type Move, makeIccs, makeSquareName, type Square } from '../rules/index.js';
 import type { Cells } from '../sensors/snapshot.js';
 import type { SensorEvent } from '../sensors/source.js';
 import type { Clock } from '../util/clock.js';
 import { Listeners } from '../util/listeners.js';
+import { type CodedError, err, ok, type Result } from '../util/result.js';
 import { xstateClock } from './clock.js';
 import { type FrameStage, takeFrame } from './frames.js';
 import { type MoveRecord, TrackedGame } from './game-port.js';
@@ -23,6 +24,9 @@ import {
 } from './machine.js';
 
 export type TrackerListener = (event: TrackerEmitted) => void;
+
+/** Why the players' choice of a doubt's candidate was refused (`Tracker.choose`). */
+export type ChooseErrorCode = 'no_doubt' | 'bad_candidate' | 'contradicted';
 
 const machine = createTrackerMachine();
 
@@ -40,6 +44,8 @@ type Fork = Extract<MachineEmitted, { type: 'fork' }>;
 
 /** One world of a doubt: the game read on as if its square's sensor were the dead one. */
 interface World {
+  /** Its place among the fork's worlds (the `ambiguous` alert's candidates). */
+  readonly index: number;
   readonly square: Square;
   readonly reads: 'empty' | 'occupied';
   readonly moves: readonly Move[];
@@ -152,7 +158,7 @@ export class Tracker {
     }
     const worlds: World[] = [];
     this.doubt = { fork: f, worlds, timers: [] };
-    for (const w of f.worlds) {
+    for (const [index, w] of f.worlds.entries()) {
       // (A copy of the game with its line played: no clock, no journal.)
       const copy = Game.fromRecord(
         { fen: this.port.game.startFen, moves: this.port.game.moves },
@@ -164,6 +170,7 @@ export class Tracker {
       if (!w.moves.every((m) => game.play(m, f.t).ok)) continue;
       const tracker = new Tracker(game, this.options, this.clock);
       const world: World = {
+        index,
         square: w.square,
         reads: w.reads,
         moves: w.moves,
@@ -206,6 +213,33 @@ export class Tracker {
     } else if (e.type === 'alertCleared' && e.kind === 'illegal_move') world.illegalAt = undefined;
     // (Decided outside the world's own event: its machine is mid-step.)
     if (world.broken || world.idle) this.later(() => this.resolve(), 1);
+  }
+
+  /**
+   * The players say which candidate of a standing doubt over a dead sensor is what was played (its
+   * index in the `ambiguous` alert's `candidates`): the other worlds end, and that one's reading
+   * is recorded, its sensor named, as when play leaves it alone.
+   */
+  choose(candidate: number): Result<{ line: string[]; square: string }, CodedError<ChooseErrorCode>> {
+    const doubt = this.doubt;
+    const count = doubt?.fork.worlds.length ?? 0;
+    if (!doubt || count < 2)
+      return err({ code: 'no_doubt', message: 'no doubt over which sensor is dead stands on this board' });
+    const world = doubt.worlds.find((w) => w.index === candidate);
+    if (!world)
+      return err({
+        code: 'bad_candidate',
+        message: `candidate ${candidate} is not one of the alert's: give 0 to ${count - 1}`,
+      });
+    if (world.broken)
+      return err({
+        code: 'contradicted',
+        message: `candidate ${candidate} no longer fits the board: play since has shown it is not what was played`,
+      });
+    for (const w of doubt.worlds) if (w !== world) w.broken = true;
+    // (Resolved outside the caller's step, as a world's own events are.)
+    this.later(() => this.resolve(), 0);
+    return ok({ line: world.moves.map(makeIccs), square: makeSquareName(world.square) });
   }
 
   /** Runs `fn` in `ms` if the doubt still stands (outside any world's machine step). */

@@ -12,9 +12,13 @@ import { BoardSession } from '../../src/controller/board-session.js';
 import { Bus, type BusEvents } from '../../src/controller/bus.js';
 import { readJournal } from '../../src/record/journal.js';
 import { parseGame } from '../../src/record/pgn.js';
-import { parseSensorLog } from '../../src/sensors/sensor-log.js';
+import { makeIccs, makeSquareName } from '../../src/rules/index.js';
+import { ReplaySource, realTime } from '../../src/sensors/replay.js';
+import { makeSensorLog, parseSensorLog } from '../../src/sensors/sensor-log.js';
 import { BoardSimulator } from '../../src/sensors/simulator.js';
 import type { SensorListener, SensorSource } from '../../src/sensors/source.js';
+import { physicalPlay } from '../../src/simulation/physical-play.js';
+import { CONDITIONS, randomGames, rowOptions } from '../../src/simulation/real-play-judge.js';
 import { runSensorEvents } from '../../src/tracker/run.js';
 import { ManualClock } from '../../src/util/clock.js';
 import { playMove as play } from '../helpers/sim-session.js';
@@ -411,5 +415,56 @@ describe('BoardSession on the simulator', () => {
     const hint = await r.session.hint();
     expect(hint).toMatchObject({ ok: true, value: { iccs: 'e1e5', ply: 1 } });
     await r.session.stop();
+  });
+});
+
+describe('BoardSession and a dead sensor', () => {
+  it('records the candidate the players say they played, and names its sensor', async () => {
+    // Random game 13 of seed 1 with a dead sensor, occupancy (the board doubts which sensor is dead,
+    // test/tracker/beyond-model.test.ts), played to the session as a board would send it.
+    const games = randomGames(60, 1);
+    const condition = CONDITIONS.find((c) => c.id === 'dead_used')!;
+    const options = rowOptions(condition, games, 'occupancy', 1)[13]!;
+    const game = games[13]!;
+    const play = physicalPlay(game.start, game.moves, options);
+    const log = parseSensorLog(makeSensorLog({ sensing: 'occupancy', board: 'board1' }, play.events));
+    if (!log.ok) throw new Error(log.error.message);
+    const clock = new ManualClock(0);
+    const bus = new Bus((event, e) => {
+      throw new Error(`listener of ${event} failed: ${String(e)}`);
+    });
+    const config = defaultConfig();
+    const session = new BoardSession({
+      board: config.boards[0]!,
+      source: new ReplaySource({ log: log.value, pace: realTime({ clock }) }),
+      game: config.game,
+      tracker: config.tracker,
+      archiveDir: dir,
+      bus,
+      clock,
+    });
+    const recorded: string[] = [];
+    bus.on('game.move', (e) => recorded.push(e.move.iccs));
+    bus.on('game.retract', (e) => recorded.splice(e.ply - 1));
+    await session.start();
+    const doubt = () => session.alerts().find((a) => a.kind === 'ambiguous' && a.sensors !== undefined);
+    expect(session.resolve(0)).toMatchObject({ ok: false, error: { code: 'no_game' } });
+    while (!doubt() && clock.now() < play.events.at(-1)!.t) clock.advance(50);
+    const dead = makeSquareName(options.real!.dead!.square);
+    const candidate = doubt()!.sensors!.indexOf(dead);
+    expect(candidate).toBeGreaterThanOrEqual(0);
+    // The reader's own answers come back through the session: a candidate it does not have, then the one.
+    expect(session.resolve(63)).toMatchObject({ ok: false, error: { code: 'bad_candidate' } });
+    expect(session.resolve(candidate)).toMatchObject({ ok: true, value: { square: dead } });
+    // (Recorded once that candidate's reading is at rest: the reply's piece is still in the hand.)
+    const named = () => session.alerts().some((a) => a.kind === 'sensor_fault' && a.square === dead);
+    const chosenAt = clock.now();
+    while (!named() && clock.now() < chosenAt + 5000) clock.advance(50);
+    expect(session.alerts()).toContainEqual(expect.objectContaining({ kind: 'sensor_fault', square: dead }));
+    expect(doubt()).toBeUndefined();
+    expect(session.resolve(candidate)).toMatchObject({ ok: false, error: { code: 'no_doubt' } });
+    clock.advance(play.events.at(-1)!.t - clock.now() + 5000);
+    expect(recorded).toEqual(game.moves.map(makeIccs));
+    await session.stop();
   });
 });

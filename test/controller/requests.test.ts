@@ -88,6 +88,9 @@ const STEPS: readonly Step[] = [
   { name: 'game/new', payload: { fen: 'xyz' }, terminal: 'new xyz', expect: error('bad_position') },
   // A new game on a simulated board sets its pieces up: it is under way when answered.
   { name: 'game/new', payload: {}, terminal: 'new', expect: ok({ status: 'playing', ply: 0 }) },
+  // Which sensor is dead is for the players to say only while the board doubts it.
+  { name: 'game/resolve', payload: { candidate: 0 }, terminal: 'resolve 0', expect: error('no_doubt') },
+  { name: 'game/resolve', payload: { candidate: -1 }, terminal: 'resolve -1', expect: error('bad_request') },
   {
     name: 'game/resign',
     payload: { side: 'black' },

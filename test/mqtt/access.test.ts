@@ -44,6 +44,8 @@ const REQUESTS: { topic: string; payload: Record<string, unknown>; may: readonly
   { topic: 'game/draw/board1/black', payload: { action: 'accept' }, may: ['referee'] },
   { topic: 'game/draw', payload: { board: 'board1', action: 'offer', side: 'red' }, may: ['referee'] },
   { topic: 'game/resign/board2/red', payload: {}, may: ['referee'] },
+  { topic: 'game/resolve/board1', payload: { candidate: 0 }, may: ['referee', 'red1'] },
+  { topic: 'game/resolve/board2', payload: { candidate: 0 }, may: ['referee'] },
   { topic: 'game/new', payload: { board: 'board2' }, may: ['referee'] },
   { topic: 'game/options', payload: { board: 'board2', takebacks: false }, may: ['referee'] },
   { topic: 'board/simulate', payload: { board: 'board2', move: 'h2e2' }, may: ['referee'] },

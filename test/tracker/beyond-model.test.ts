@@ -4,29 +4,40 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Game } from '../../src/game/game.js';
+import { makeSquareName } from '../../src/rules/index.js';
 import type { Sensing } from '../../src/sensors/snapshot.js';
+import { physicalPlay } from '../../src/simulation/physical-play.js';
 import {
   CONDITIONS,
   type JudgedGame,
   judgeGame,
+  type Players,
   randomGames,
   rowOptions,
   sample,
 } from '../../src/simulation/real-play-judge.js';
 import type { MoveRecord } from '../../src/tracker/game-port.js';
+import { runSensorEvents } from '../../src/tracker/run.js';
+import type { Tracker } from '../../src/tracker/tracker.js';
 import { liuDahuaGames, positionOf } from './physical-support.js';
 import { BoardScript } from './script.js';
 
 /**
  * Random game `k` of a 60-game row of `npm run real-play` at `seed`, replayed alone (with
- * `answering`, the players do what the alerts ask them to check).
+ * `players`, what they do with an alert over a dead sensor).
  */
-function replayRow(row: string, sensing: Sensing, seed: number, k: number, answering = false): JudgedGame {
+function replayRow(
+  row: string,
+  sensing: Sensing,
+  seed: number,
+  k: number,
+  players: Players = 'passive',
+): JudgedGame {
   const condition = CONDITIONS.find((c) => c.id === row)!;
   const games = randomGames(60, seed);
   const options = rowOptions(condition, games, sensing, seed)[k]!;
   expect(options.real?.dead ?? options.real).toBeDefined();
-  return judgeGame(games[k]!, options, answering);
+  return judgeGame(games[k]!, options, players);
 }
 
 /** Master game `n` (1-based, of the 1,125) in a 60-game row of `npm run real-play` at `seed`, replayed alone. */
@@ -329,12 +340,62 @@ describe('a dead sensor the game uses', () => {
     // do: the point that does not notice is b9.
     const passive = replayRow('dead_used', 'occupancy', 1, 3);
     expect(passive.classification.deadNamed).toBe(false);
-    const answered = replayRow('dead_used', 'occupancy', 1, 3, true);
+    const answered = replayRow('dead_used', 'occupancy', 1, 3, 'answering');
     const asked = answered.emitted.filter((e) => e.type === 'alert' && e.alert.check !== undefined);
     expect(asked.length).toBeGreaterThan(0);
     expect(answered.options.real?.answers?.length).toBeGreaterThan(0);
     expect(answered.classification.deadNamed).toBe(true);
     expect(answered.classification.kind).toBe('exact');
+  });
+
+  it('is named, and the game read exactly, once the players say which candidate they played', () => {
+    // Random game 13 of seed 1, occupancy: neither later play nor lifting the pieces the alert
+    // names tells the points apart here. The players know where they set the piece down: they
+    // choose that candidate 1.5 s after the alert (game/resolve), and it is recorded.
+    expect(replayRow('dead_used', 'occupancy', 1, 13).classification.deadNamed).toBe(false);
+    expect(replayRow('dead_used', 'occupancy', 1, 13, 'answering').classification.deadNamed).toBe(false);
+    const chosen = replayRow('dead_used', 'occupancy', 1, 13, 'choosing');
+    expect(chosen.choices).toHaveLength(1);
+    const choice = chosen.choices[0]!;
+    const doubt = chosen.emitted.find((e) => e.type === 'alert' && e.alert.sensors !== undefined);
+    expect(doubt?.type === 'alert' && doubt.alert.sensors?.length).toBeGreaterThan(1);
+    const dead = makeSquareName(chosen.options.real!.dead!.square);
+    expect(doubt?.type === 'alert' && doubt.alert.sensors?.[choice.candidate]).toBe(dead);
+    // Named as the chosen world's reading next comes to rest (a piece in the hand is read first).
+    const named = chosen.emitted.find(
+      (e) => e.type === 'alert' && e.alert.kind === 'sensor_fault' && e.alert.square === dead,
+    );
+    expect(named?.t).toBeGreaterThanOrEqual(choice.t);
+    expect(named!.t - choice.t).toBeLessThan(2500);
+    expect(chosen.classification.deadNamed).toBe(true);
+    expect(chosen.classification.kind).toBe('exact');
+  });
+
+  it('a choice is refused when no doubt stands, is no candidate, or play has ruled it out', () => {
+    const condition = CONDITIONS.find((c) => c.id === 'dead_used')!;
+    const games = randomGames(60, 1);
+    const options = rowOptions(condition, games, 'occupancy', 1)[13]!;
+    const { t, candidate } = replayRow('dead_used', 'occupancy', 1, 13, 'choosing').choices[0]!;
+    const play = physicalPlay(games[13]!.start, games[13]!.moves, options);
+    const answers: unknown[] = [];
+    const answer = (tracker: Tracker, candidate: number) => {
+      const r = tracker.choose(candidate);
+      answers.push(r.ok ? 'ok' : r.error.code);
+    };
+    const run = runSensorEvents(games[13]!.start, play.events, {
+      sensing: 'occupancy',
+      actions: [
+        { t: 10, run: (tracker) => answer(tracker, 0) },
+        { t, run: (tracker) => answer(tracker, 63) },
+        { t, run: (tracker) => answer(tracker, candidate) },
+        // (Before the doubt is resolved: the other worlds have ended with the first choice.)
+        { t, run: (tracker) => answer(tracker, candidate === 0 ? 1 : 0) },
+      ],
+    });
+    expect(run.ok).toBe(true);
+    expect(answers.slice(0, 2)).toEqual(['no_doubt', 'bad_candidate']);
+    expect(answers[2]).toBe('ok');
+    expect(answers[3]).toBe('contradicted');
   });
 
   it('a piece that may have gone onto it is not taken back and put again, over and over', () => {
