@@ -9,7 +9,7 @@ import type { BoardConfig, EngineConfig, GameConfig, TrackerConfig } from '../co
 import { configSchema } from '../config/schema.js';
 import { Game, type GameOptions } from '../game/game.js';
 import type { BoardMeta } from '../mqtt/contract.js';
-import { type Color, makeSquareName, opposite } from '../rules/index.js';
+import { type Color, type Move, makeSquareName, opposite, parseIccs } from '../rules/index.js';
 import { SensorHealth } from '../sensors/health.js';
 import { BoardSimulator, SimulatedHand } from '../sensors/simulator.js';
 import type { SensorEvent, SensorSource, SourceHealth } from '../sensors/source.js';
@@ -320,6 +320,27 @@ export class BoardSession {
       answer = r.ok ? r : fail(r.error.code, r.error.message);
     };
     this.actor?.send({ type: 'choose', command: { type: 'choose', candidate, reply } });
+    return answer;
+  }
+
+  /**
+   * The players put the record right: from ply `ply` on the game was `moves` (ICCS), then the
+   * moves recorded after those, while they are still legal. Journaled as takebacks and moves.
+   */
+  correct(ply: number, moves: readonly string[]): Result<GameView, SessionError> {
+    const game = this.playingGame();
+    if (!game.ok) return game;
+    const line: Move[] = [];
+    for (const text of moves) {
+      const move = parseIccs(text);
+      if (!move.ok) return fail('bad_move', move.error.message);
+      line.push(move.value);
+    }
+    let answer: Result<GameView, SessionError> = fail('no_game', 'the move reader is not running');
+    const reply = (r: ReturnType<Tracker['correct']>): void => {
+      answer = r.ok ? ok(this.view()) : fail(r.error.code, r.error.message);
+    };
+    this.actor?.send({ type: 'correct', command: { type: 'correct', ply, line, reply } });
     return answer;
   }
 

@@ -58,7 +58,14 @@ export type ReaderCommand =
   | { type: 'button'; t: number; side: 'red' | 'black' }
   | { type: 'options'; takebacks?: boolean; foulAfterMs?: number }
   /** The players' choice of a dead-sensor doubt's candidate; `reply` gets the reader's answer. */
-  | { type: 'choose'; candidate: number; reply: (answer: ReturnType<Tracker['choose']>) => void };
+  | { type: 'choose'; candidate: number; reply: (answer: ReturnType<Tracker['choose']>) => void }
+  /** The players' correction of the record from `ply` on; `reply` gets the reader's answer. */
+  | {
+      type: 'correct';
+      ply: number;
+      line: readonly Move[];
+      reply: (answer: ReturnType<Tracker['correct']>) => void;
+    };
 
 export type LifecycleEvent =
   /** Sent once the actor runs: load the game to resume, or prepare a new one. */
@@ -67,6 +74,7 @@ export type LifecycleEvent =
   | { type: 'sensor'; command: ReaderCommand & { type: 'snapshot' | 'button' } }
   | { type: 'options'; command: ReaderCommand & { type: 'options' } }
   | { type: 'choose'; command: ReaderCommand & { type: 'choose' } }
+  | { type: 'correct'; command: ReaderCommand & { type: 'correct' } }
   | { type: 'reader'; event: TrackerEmitted }
   /** A new game (its FEN checked already). */
   | { type: 'new'; fen?: string | undefined }
@@ -88,6 +96,7 @@ const reader = fromCallback<ReaderCommand, ReaderInput>(({ input, sendBack, rece
       const { type: _, ...partial } = c;
       tracker.setOptions(partial);
     } else if (c.type === 'choose') c.reply(tracker.choose(c.candidate));
+    else if (c.type === 'correct') c.reply(tracker.correct(c.ply, c.line));
     else tracker.send(c);
   });
   return () => {
@@ -163,6 +172,7 @@ export const sessionMachine = setup({
         sensor: { actions: 'forward' },
         options: { actions: 'forward' },
         choose: { actions: 'forward' },
+        correct: { actions: 'forward' },
         reader: { actions: 'onReader' },
         new: { target: 'game', reenter: true, actions: ['abandon', 'prepareNew'] },
       },

@@ -79,6 +79,10 @@ const HANDLERS: { readonly [N in Exclude<RequestName, 'bridge/health'>]: Handler
     }),
   }),
   'game/resolve': (q, s) => fromSession(s.resolve(q.candidate)),
+  'game/correct': (q, s) => {
+    const r = s.correct(q.ply, q.moves);
+    return r.ok ? { ok: true, data: withoutPgn(r.value) } : fromSession(r);
+  },
   'game/hint': async (_q, s) =>
     (await oneHintAtATime(s, async () => fromSession(await s.hint()))) ?? {
       ok: false,

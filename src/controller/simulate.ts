@@ -37,7 +37,9 @@ export type SessionErrorCode =
   | 'engine'
   | 'no_doubt'
   | 'bad_candidate'
-  | 'contradicted';
+  | 'contradicted'
+  | 'doubt'
+  | 'bad_ply';
 export type SessionError = CodedError<SessionErrorCode>;
 
 export const fail = (code: SessionErrorCode, message: string): { ok: false; error: SessionError } =>

@@ -31,6 +31,7 @@ const HELP = `commands:
   play off               a new game without the engine
   draw offer|accept|decline                  takebacks on|off
   resolve N              candidate N (from 0) of the alert over a dead sensor is what was played
+  correct PLY MOVE…      the record from ply PLY on was MOVE… (ICCS), then the later moves
   board ID               choose the board the commands go to
   quit                   stop xqboard        help     this text`;
 
@@ -64,6 +65,8 @@ function requestOf(
       return { name: 'game/options', payload: { takebacks: rest[0] !== 'off' } };
     case 'get':
       return { name: 'game/get', payload: {} };
+    case 'correct':
+      return { name: 'game/correct', payload: { ply: Number(rest[0]), moves: rest.slice(1) } };
     case 'resolve':
       return { name: 'game/resolve', payload: { candidate: Number(rest[0]) } };
     default:
@@ -218,6 +221,8 @@ function answerText(name: string, data: unknown): string {
       return d.status === 'setup' ? 'new game: set the board up' : 'new game: under way';
     case 'game/hint':
       return `hint: ${d.message}`;
+    case 'game/correct':
+      return `record corrected: ${describe(d as unknown as GameView)}`;
     case 'game/resolve':
       return `recorded ${(d.line as string[]).join(' ') || 'no move'}; the sensor of ${d.square} is faulty`;
     case 'game/resign':

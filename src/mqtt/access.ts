@@ -39,6 +39,7 @@ export const PLAYER_REQUESTS: readonly string[] = [
   'game/draw',
   'game/resign',
   'game/resolve',
+  'game/correct',
 ];
 const PLAYER_REQUEST_SET: ReadonlySet<string> = new Set(PLAYER_REQUESTS);
 /** The requests that take a `side` (and may have it in their topic). */

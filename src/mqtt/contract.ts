@@ -270,6 +270,12 @@ export interface AlertPayload extends Sequenced {
   readonly side?: 'red' | 'black';
   readonly legalTargets?: readonly string[];
   readonly corrections?: readonly unknown[];
+  /** `ambiguous`: the lines the board still allows (ICCS), and for a dead-sensor doubt: */
+  readonly candidates?: readonly (readonly string[])[];
+  /** the points whose pieces to lift and set back to tell, */
+  readonly check?: readonly string[];
+  /** and the point each candidate takes for dead (`game/resolve` names the one played). */
+  readonly sensors?: readonly string[];
   readonly t: number;
 }
 
@@ -397,6 +403,20 @@ export const REQUEST_SCHEMAS = {
    * sensor named, at once.
    */
   'game/resolve': z.strictObject({ transaction, board: boardRef, candidate: z.int().min(0).max(63) }),
+  /**
+   * The players put the record right: from ply `ply` on, the game was `moves` (ICCS), then the
+   * moves recorded after those while still legal (a misread move; one read where a dead sensor
+   * hid another). Journaled as takebacks and moves; the board is read against the new record.
+   */
+  'game/correct': z.strictObject({
+    transaction,
+    board: boardRef,
+    ply: z.int().min(1).max(10_000),
+    moves: z
+      .array(z.string().regex(/^[a-i][0-9][a-i][0-9]$/, 'an ICCS move like h2e2'))
+      .min(1)
+      .max(4),
+  }),
   /** A suggested move for the side to move, also published on `<base>/<board>/hint`. */
   'game/hint': z.strictObject({ transaction, board: boardRef }),
   /** The game as the `position` topic has it, with its moves (ICCS), for a client that wants it on demand. */

@@ -3,14 +3,14 @@
  * each game played physically under a condition, read back, classified (./classify.ts), tallied
  * into a row of the table. Shared by scripts/real-play.ts and test/tracker/real-play.test.ts.
  */
-import { type Move, makeSquareName, Position, parseSquare, type Square } from '../rules/index.js';
+import { type Move, makeSquareName, Position, parseIccs, parseSquare, type Square } from '../rules/index.js';
 import type { Sensing } from '../sensors/snapshot.js';
 import type { TrackerEmitted } from '../tracker/machine.js';
 import { type RunOptions, runSensorEvents } from '../tracker/run.js';
 import { type Classification, classify, type Episode, type GameClass } from './classify.js';
 import { type PhysicalOptions, physicalPlay } from './physical-play.js';
 import { rng } from './random.js';
-import { type Answer, pickDeadSquare, REAL_SPEC } from './real-play.js';
+import { type Answer, pickDeadSquare, REAL_SPEC, type TruthEvent } from './real-play.js';
 
 export interface GameSpec {
   readonly label: string;
@@ -183,16 +183,21 @@ export interface JudgedGame {
   readonly options: PhysicalOptions;
   /** The candidates the players chose, and when (`choosing`). */
   readonly choices: readonly Choice[];
+  /** What was really played, and when. */
+  readonly truth: readonly TruthEvent[];
 }
 
 /** Off the board, what players do with a dead-sensor alert (passive: nothing). */
 export type Players = 'passive' | 'answering' | 'choosing';
 
-/** The players said, at `t`, that candidate `candidate` of the standing doubt is what they played. */
-export interface Choice {
-  readonly t: number;
-  readonly candidate: number;
-}
+/**
+ * What the players said at `t`: which candidate of the standing doubt over a dead sensor they
+ * played (`game/resolve`), or, after an alert that the record may be wrong, what they played
+ * from `ply` on (`game/correct`).
+ */
+export type Choice =
+  | { readonly t: number; readonly candidate: number }
+  | { readonly t: number; readonly ply: number; readonly line: readonly string[] };
 
 /** How long players take to act on an alert that asks them to check pieces. */
 export const REACTION_MS = 1500;
@@ -224,30 +229,62 @@ export function judgeGame(
       answeredUpTo = next.t;
       answers.push({ after: next.t + REACTION_MS, squares: next.squares });
     } else if (players === 'choosing') {
-      const next = firstChoice(judged.emitted, answeredUpTo, played.real?.dead?.square);
+      const next = firstChoice(judged, answeredUpTo, played.real?.dead?.square);
       if (!next) return judged;
-      answeredUpTo = next.t;
-      choices.push({ t: next.t + REACTION_MS, candidate: next.candidate });
+      answeredUpTo = next.after;
+      choices.push(next.choice);
     } else return judged;
   }
 }
 
 /**
- * The first dead-sensor doubt after `after` among whose candidates is the truth (the one whose
- * sensor is `dead`: the players know where they set their pieces down), and its index.
+ * What the players say about the first alert after `after` that they can answer: a dead-sensor
+ * doubt among whose candidates is the truth (the one whose sensor is `dead`: the players know
+ * where they set their pieces down), or an ambiguity after which the record, when they look
+ * (REACTION_MS later), has a move they did not play: they give the one they did.
  */
 function firstChoice(
-  emitted: readonly TrackerEmitted[],
+  judged: JudgedGame,
   after: number,
   dead: Square | undefined,
-): { t: number; candidate: number } | undefined {
+): { after: number; choice: Choice } | undefined {
   if (dead === undefined) return undefined;
-  for (const e of emitted) {
-    if (e.type !== 'alert' || e.t <= after || !e.alert.sensors) continue;
-    const candidate = e.alert.sensors.findIndex((s) => parseSquare(s) === dead);
-    if (candidate >= 0) return { t: e.t, candidate };
+  for (const e of judged.emitted) {
+    if (e.type !== 'alert' || e.t <= after || e.alert.kind !== 'ambiguous') continue;
+    const t = e.t + REACTION_MS;
+    if (e.alert.sensors) {
+      const candidate = e.alert.sensors.findIndex((s) => parseSquare(s) === dead);
+      if (candidate >= 0) return { after: e.t, choice: { t, candidate } };
+      continue;
+    }
+    const reader = recordAt(judged.emitted, t);
+    const game = truthAt(judged.truth, t);
+    const ply = reader.findIndex((m, k) => game[k] !== undefined && game[k] !== m);
+    if (ply >= 0) return { after: e.t, choice: { t, ply: ply + 1, line: [game[ply]!] } };
   }
   return undefined;
+}
+
+/** The reader's record (ICCS) as it stood at `t`. */
+function recordAt(emitted: readonly TrackerEmitted[], t: number): string[] {
+  const record: string[] = [];
+  for (const e of emitted) {
+    if (e.t > t) break;
+    if (e.type === 'move') record.splice(e.ply - 1, Number.POSITIVE_INFINITY, e.iccs);
+    else if (e.type === 'retract') record.splice(e.ply - 1);
+  }
+  return record;
+}
+
+/** The game as really played up to `t`. */
+function truthAt(truth: readonly TruthEvent[], t: number): string[] {
+  const record: string[] = [];
+  for (const e of [...truth].sort((a, b) => a.t - b.t)) {
+    if (e.t > t) break;
+    if (e.kind === 'move') record.splice(e.ply - 1, Number.POSITIVE_INFINITY, e.iccs);
+    else record.splice(e.ply - 1);
+  }
+  return record;
 }
 
 /** The first alert after `after` that asks the players to lift pieces, and their squares. */
@@ -266,7 +303,19 @@ function firstCheck(
 /** The players' choices as what they do off the board during a run (`runSensorEvents`). */
 export function choiceActions(choices: readonly Choice[]): NonNullable<RunOptions['actions']> {
   // (A choice the reader refuses, its doubt over meanwhile, is one the players made in vain.)
-  return choices.map((c) => ({ t: c.t, run: (tracker) => void tracker.choose(c.candidate) }));
+  return choices.map((c) => ({
+    t: c.t,
+    run: (tracker) =>
+      void ('candidate' in c
+        ? tracker.choose(c.candidate)
+        : tracker.correct(
+            c.ply,
+            c.line.flatMap((m) => {
+              const move = parseIccs(m);
+              return move.ok ? [move.value] : [];
+            }),
+          )),
+  }));
 }
 
 function readBack(game: GameSpec, options: PhysicalOptions, choices: readonly Choice[]): JudgedGame {
@@ -291,6 +340,7 @@ function readBack(game: GameSpec, options: PhysicalOptions, choices: readonly Ch
     emitted,
     options,
     choices,
+    truth: play.truth,
   };
 }
 

@@ -1053,8 +1053,8 @@ function doubtAlert(context: Context, moves: readonly Move[], rivals: readonly (
     kind: 'ambiguous',
     side: context.game.position.turn,
     message:
-      `recorded ${line(moves)}, but ${instead}: if it was another move, take the moves since ` +
-      'back and play them again, lifting a captured piece off first',
+      `recorded ${line(moves)}, but ${instead}: if it was another move, say which (correct the ` +
+      'record), or take the moves since back and play them again, lifting a captured piece off first',
     candidates: [moves, ...rivals].map((l) => l.map(makeIccs)),
   };
 }
@@ -1087,8 +1087,8 @@ function blindAlert(context: Context, moves: readonly Move[]): Alert {
     message:
       `recorded ${moves.map(makeIccs).join(', ')}, a capture nobody saw: nothing was seen taken off ` +
       `${moves.map((m) => sq(m.to)).join(', ')}. If ${pieces.join(' or ')} went to another point ` +
-      "instead, that point's sensor may not read it: take the moves since back and play them again, " +
-      'lifting the captured piece off first',
+      "instead, that point's sensor may not read it: say where it went (correct the record), or take " +
+      'the moves since back and play them again, lifting the captured piece off first',
     candidates: [moves.map(makeIccs)],
   };
 }

@@ -15,6 +15,7 @@ import { xstateClock } from './clock.js';
 import { type FrameStage, takeFrame } from './frames.js';
 import { type MoveRecord, TrackedGame } from './game-port.js';
 import {
+  type AlertKind,
   createTrackerMachine,
   frameStage,
   type MachineEmitted,
@@ -27,6 +28,9 @@ export type TrackerListener = (event: TrackerEmitted) => void;
 
 /** Why the players' choice of a doubt's candidate was refused (`Tracker.choose`). */
 export type ChooseErrorCode = 'no_doubt' | 'bad_candidate' | 'contradicted';
+
+/** Why the players' correction of the record was refused (`Tracker.correct`). */
+export type CorrectErrorCode = 'no_game' | 'doubt' | 'bad_ply' | 'illegal_move' | 'not_recorded';
 
 const machine = createTrackerMachine();
 
@@ -83,6 +87,8 @@ export class Tracker {
   private lastCells: Cells | undefined;
   /** A doubt over which sensor is dead: the worlds read on, this tracker's machine waits. */
   private doubt: { fork: Fork; worlds: World[]; timers: (() => void)[] } | undefined;
+  /** The kinds of the machine's alerts raised and not ended (a correction ends them). */
+  private readonly standing = new Set<AlertKind>();
   /** A world's tracker: a doubt of its own breaks its story (one dead sensor at a time). */
   private onFork: (() => void) | undefined;
 
@@ -106,7 +112,11 @@ export class Tracker {
       clock: xstateClock(this.clock),
     });
     for (const type of PUBLIC)
-      actor.on(type, (e) => this.deliver(() => this.listeners.emit(e as TrackerEmitted)));
+      actor.on(type, (e) => {
+        if (e.type === 'alert') this.standing.add(e.alert.kind);
+        else if (e.type === 'alertCleared') this.standing.delete(e.kind);
+        this.deliver(() => this.listeners.emit(e as TrackerEmitted));
+      });
     const commit = (c: Parameters<TrackedGame['commit']>[0]): void => {
       this.cancelRetry?.();
       this.cancelRetry = undefined;
@@ -240,6 +250,83 @@ export class Tracker {
     // (Resolved outside the caller's step, as a world's own events are.)
     this.later(() => this.resolve(), 0);
     return ok({ line: world.moves.map(makeIccs), square: makeSquareName(world.square) });
+  }
+
+  /**
+   * The players put the record right: from ply `ply` on the game was `line` (a move misread, or
+   * one read where a dead sensor hid another), then the moves recorded after those it replaces,
+   * as long as they are still legal. The whole line is checked before anything changes; the
+   * reader then reads the board against the corrected game, so a dead sensor under the point the
+   * correction fills is found as any is (the board and the game disagree there alone).
+   */
+  correct(
+    ply: number,
+    line: readonly Move[],
+  ): Result<{ plies: number; kept: number }, CodedError<CorrectErrorCode>> {
+    if (this.doubt)
+      return err({
+        code: 'doubt',
+        message: 'the board doubts which sensor is dead: say which candidate was played (game/resolve)',
+      });
+    if (!this.actor?.getSnapshot().matches('playing'))
+      return err({ code: 'no_game', message: 'no game is being read on this board' });
+    const game = this.port.game;
+    const recorded = game.moves.map((m) => m.move);
+    if (ply < 1 || ply > recorded.length + 1)
+      return err({ code: 'bad_ply', message: `ply ${ply}: the record has plies 1 to ${recorded.length}` });
+    const copy = Game.fromRecord(
+      { fen: game.startFen, moves: game.moves.slice(0, ply - 1) },
+      { playOn: true },
+    );
+    if (!copy.ok) return err({ code: 'illegal_move', message: copy.error.message });
+    // (Played at the record's last time: a copy has no clock, but its times must not go back.)
+    const at = game.moves.at(-1)?.t ?? 0;
+    for (const [k, m] of line.entries()) {
+      const played = copy.value.play(m, at);
+      if (!played.ok)
+        return err({
+          code: 'illegal_move',
+          message: `ply ${ply + k}, ${makeIccs(m)}: ${played.error.message}`,
+        });
+    }
+    const kept: Move[] = [];
+    for (const m of recorded.slice(ply - 1 + line.length)) {
+      if (!copy.value.play(m, at).ok) break;
+      kept.push(m);
+    }
+    const mask = [...(this.actor?.getSnapshot().context.readings.mask ?? [])];
+    this.cancelRetry?.();
+    this.cancelRetry = undefined;
+    this.actor?.stop();
+    this.actor = undefined;
+    const t = this.clock.now();
+    const steps = [
+      ...recorded.slice(ply - 1).map(() => ({ moves: [] as Move[], revision: true })),
+      ...[...line, ...kept].map((m) => ({ moves: [m], revision: false })),
+    ];
+    // What the old reading said of the board ends with it (a sensor found dead stays so; a check
+    // is the game's, said again for the new record).
+    const events: TrackerEmitted[] = [...this.standing]
+      .filter((kind) => kind !== 'sensor_fault' && kind !== 'check')
+      .map((kind) => ({ type: 'alertCleared' as const, kind, t }));
+    this.standing.clear();
+    let failed: string | undefined;
+    for (const step of steps) {
+      const done = this.port.commit({ type: 'commit', ...step, t, frameT: t });
+      events.push(...done.events);
+      if (done.retryMs !== undefined || done.rejected !== undefined) {
+        failed = done.rejected ?? 'the record could not be written';
+        break;
+      }
+    }
+    this.announce(events);
+    this.launch({ mask });
+    if (failed !== undefined)
+      return err({
+        code: 'not_recorded',
+        message: `${failed}: the record stands at ply ${game.moves.length}`,
+      });
+    return ok({ plies: game.moves.length, kept: kept.length });
   }
 
   /** Runs `fn` in `ms` if the doubt still stands (outside any world's machine step). */

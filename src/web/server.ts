@@ -69,10 +69,12 @@ const BODY_LIMIT = 16 * 1024;
 const PING_MS = 15_000;
 
 /** What each POST route does, and the contract request whose schema checks its body. */
-const ACTIONS = { simulate: 'board/simulate', hint: 'game/hint', new: 'game/new' } as const satisfies Record<
-  string,
-  RequestName
->;
+const ACTIONS = {
+  simulate: 'board/simulate',
+  hint: 'game/hint',
+  new: 'game/new',
+  resolve: 'game/resolve',
+} as const satisfies Record<string, RequestName>;
 
 type Answer = { status: number; body: ResponsePayload };
 const failure = (status: number, error: string, code?: string): Answer => ({

@@ -16,6 +16,7 @@ import { makeIccs, makeSquareName } from '../../src/rules/index.js';
 import { ReplaySource, realTime } from '../../src/sensors/replay.js';
 import { makeSensorLog, parseSensorLog } from '../../src/sensors/sensor-log.js';
 import { BoardSimulator } from '../../src/sensors/simulator.js';
+import type { Sensing } from '../../src/sensors/snapshot.js';
 import type { SensorListener, SensorSource } from '../../src/sensors/source.js';
 import { physicalPlay } from '../../src/simulation/physical-play.js';
 import { CONDITIONS, randomGames, rowOptions } from '../../src/simulation/real-play-judge.js';
@@ -418,39 +419,48 @@ describe('BoardSession on the simulator', () => {
   });
 });
 
+/**
+ * Random game `k` of seed 1 in the dead-sensor row (test/tracker/beyond-model.test.ts), played to a
+ * session as a board would send it (the log replayed on the session's clock).
+ */
+function deadSensorSession(k: number, sensing: Sensing) {
+  const games = randomGames(60, 1);
+  const condition = CONDITIONS.find((c) => c.id === 'dead_used')!;
+  const options = rowOptions(condition, games, sensing, 1)[k]!;
+  const game = games[k]!;
+  const play = physicalPlay(game.start, game.moves, options);
+  const log = parseSensorLog(makeSensorLog({ sensing, board: 'board1' }, play.events));
+  if (!log.ok) throw new Error(log.error.message);
+  const clock = new ManualClock(0);
+  const bus = new Bus((event, e) => {
+    throw new Error(`listener of ${event} failed: ${String(e)}`);
+  });
+  const config = defaultConfig();
+  const session = new BoardSession({
+    board: config.boards[0]!,
+    source: new ReplaySource({ log: log.value, pace: realTime({ clock }) }),
+    game: config.game,
+    tracker: config.tracker,
+    archiveDir: dir,
+    bus,
+    clock,
+  });
+  const recorded: string[] = [];
+  bus.on('game.move', (e) => recorded.push(e.move.iccs));
+  bus.on('game.retract', (e) => recorded.splice(e.ply - 1));
+  const dead = makeSquareName(options.real!.dead!.square);
+  const end = play.events.at(-1)!.t;
+  return { session, clock, recorded, dead, end, moves: game.moves.map(makeIccs) };
+}
+
 describe('BoardSession and a dead sensor', () => {
   it('records the candidate the players say they played, and names its sensor', async () => {
-    // Random game 13 of seed 1 with a dead sensor, occupancy (the board doubts which sensor is dead,
-    // test/tracker/beyond-model.test.ts), played to the session as a board would send it.
-    const games = randomGames(60, 1);
-    const condition = CONDITIONS.find((c) => c.id === 'dead_used')!;
-    const options = rowOptions(condition, games, 'occupancy', 1)[13]!;
-    const game = games[13]!;
-    const play = physicalPlay(game.start, game.moves, options);
-    const log = parseSensorLog(makeSensorLog({ sensing: 'occupancy', board: 'board1' }, play.events));
-    if (!log.ok) throw new Error(log.error.message);
-    const clock = new ManualClock(0);
-    const bus = new Bus((event, e) => {
-      throw new Error(`listener of ${event} failed: ${String(e)}`);
-    });
-    const config = defaultConfig();
-    const session = new BoardSession({
-      board: config.boards[0]!,
-      source: new ReplaySource({ log: log.value, pace: realTime({ clock }) }),
-      game: config.game,
-      tracker: config.tracker,
-      archiveDir: dir,
-      bus,
-      clock,
-    });
-    const recorded: string[] = [];
-    bus.on('game.move', (e) => recorded.push(e.move.iccs));
-    bus.on('game.retract', (e) => recorded.splice(e.ply - 1));
+    // Random game 13: the board doubts which sensor is dead.
+    const { session, clock, recorded, dead, end, moves } = deadSensorSession(13, 'occupancy');
     await session.start();
     const doubt = () => session.alerts().find((a) => a.kind === 'ambiguous' && a.sensors !== undefined);
     expect(session.resolve(0)).toMatchObject({ ok: false, error: { code: 'no_game' } });
-    while (!doubt() && clock.now() < play.events.at(-1)!.t) clock.advance(50);
-    const dead = makeSquareName(options.real!.dead!.square);
+    while (!doubt() && clock.now() < end) clock.advance(50);
     const candidate = doubt()!.sensors!.indexOf(dead);
     expect(candidate).toBeGreaterThanOrEqual(0);
     // The reader's own answers come back through the session: a candidate it does not have, then the one.
@@ -463,8 +473,33 @@ describe('BoardSession and a dead sensor', () => {
     expect(session.alerts()).toContainEqual(expect.objectContaining({ kind: 'sensor_fault', square: dead }));
     expect(doubt()).toBeUndefined();
     expect(session.resolve(candidate)).toMatchObject({ ok: false, error: { code: 'no_doubt' } });
-    clock.advance(play.events.at(-1)!.t - clock.now() + 5000);
-    expect(recorded).toEqual(game.moves.map(makeIccs));
+    clock.advance(end - clock.now() + 5000);
+    expect(recorded).toEqual(moves);
+    await session.stop();
+  });
+  it('puts the record right as the players say, journaled, and names the sensor it shows dead', async () => {
+    // Random game 10, colour: Black's horse f6 → g8 over a dead g8 is read as a capture nobody saw
+    // on e4; the players say what they played.
+    const { session, clock, recorded, dead, end, moves } = deadSensorSession(10, 'colour');
+    await session.start();
+    const blind = () => recorded[45] === 'f6e4';
+    while (!blind() && clock.now() < end) clock.advance(50);
+    expect(blind()).toBe(true);
+    clock.advance(1500);
+    expect(session.correct(46, ['f6h7', 'zz'])).toMatchObject({ ok: false, error: { code: 'bad_move' } });
+    expect(session.correct(46, ['f6e8'])).toMatchObject({ ok: false, error: { code: 'illegal_move' } });
+    const fixed = session.correct(46, ['f6g8']);
+    expect(fixed.ok && fixed.value.moves.slice(45)).toEqual(
+      moves.slice(45, fixed.ok ? fixed.value.moves.length : 0),
+    );
+    const journal = readJournal(session.journalPath!);
+    expect(journal.ok && journal.value.moves.map((m) => m.iccs)).toEqual(recorded);
+    const named = () => session.alerts().some((a) => a.kind === 'sensor_fault' && a.square === dead);
+    const at = clock.now();
+    while (!named() && clock.now() < at + 5000) clock.advance(50);
+    expect(named()).toBe(true);
+    clock.advance(end - clock.now() + 5000);
+    expect(recorded).toEqual(moves);
     await session.stop();
   });
 });

@@ -91,6 +91,25 @@ const STEPS: readonly Step[] = [
   // Which sensor is dead is for the players to say only while the board doubts it.
   { name: 'game/resolve', payload: { candidate: 0 }, terminal: 'resolve 0', expect: error('no_doubt') },
   { name: 'game/resolve', payload: { candidate: -1 }, terminal: 'resolve -1', expect: error('bad_request') },
+  // A correction of the record is checked whole before anything changes.
+  {
+    name: 'game/correct',
+    payload: { ply: 2, moves: ['h2e2'] },
+    terminal: 'correct 2 h2e2',
+    expect: error('bad_ply'),
+  },
+  {
+    name: 'game/correct',
+    payload: { ply: 1, moves: ['a0a5'] },
+    terminal: 'correct 1 a0a5',
+    expect: error('illegal_move'),
+  },
+  {
+    name: 'game/correct',
+    payload: { ply: 1, moves: ['h2'] },
+    terminal: 'correct 1 h2',
+    expect: error('bad_request'),
+  },
   {
     name: 'game/resign',
     payload: { side: 'black' },

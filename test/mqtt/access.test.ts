@@ -46,6 +46,8 @@ const REQUESTS: { topic: string; payload: Record<string, unknown>; may: readonly
   { topic: 'game/resign/board2/red', payload: {}, may: ['referee'] },
   { topic: 'game/resolve/board1', payload: { candidate: 0 }, may: ['referee', 'red1'] },
   { topic: 'game/resolve/board2', payload: { candidate: 0 }, may: ['referee'] },
+  { topic: 'game/correct/board1', payload: { ply: 9, moves: ['h2e2'] }, may: ['referee', 'red1'] },
+  { topic: 'game/correct/board2', payload: { ply: 1, moves: ['h2e2'] }, may: ['referee'] },
   { topic: 'game/new', payload: { board: 'board2' }, may: ['referee'] },
   { topic: 'game/options', payload: { board: 'board2', takebacks: false }, may: ['referee'] },
   { topic: 'board/simulate', payload: { board: 'board2', move: 'h2e2' }, may: ['referee'] },

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Game } from '../../src/game/game.js';
-import { makeSquareName } from '../../src/rules/index.js';
+import { makeSquareName, parseIccs } from '../../src/rules/index.js';
 import type { Sensing } from '../../src/sensors/snapshot.js';
 import { physicalPlay } from '../../src/simulation/physical-play.js';
 import {
@@ -357,6 +357,7 @@ describe('a dead sensor the game uses', () => {
     const chosen = replayRow('dead_used', 'occupancy', 1, 13, 'choosing');
     expect(chosen.choices).toHaveLength(1);
     const choice = chosen.choices[0]!;
+    if (!('candidate' in choice)) throw new Error('a candidate chosen, not a correction');
     const doubt = chosen.emitted.find((e) => e.type === 'alert' && e.alert.sensors !== undefined);
     expect(doubt?.type === 'alert' && doubt.alert.sensors?.length).toBeGreaterThan(1);
     const dead = makeSquareName(chosen.options.real!.dead!.square);
@@ -375,7 +376,9 @@ describe('a dead sensor the game uses', () => {
     const condition = CONDITIONS.find((c) => c.id === 'dead_used')!;
     const games = randomGames(60, 1);
     const options = rowOptions(condition, games, 'occupancy', 1)[13]!;
-    const { t, candidate } = replayRow('dead_used', 'occupancy', 1, 13, 'choosing').choices[0]!;
+    const choice = replayRow('dead_used', 'occupancy', 1, 13, 'choosing').choices[0]!;
+    if (!('candidate' in choice)) throw new Error('a candidate chosen, not a correction');
+    const { t, candidate } = choice;
     const play = physicalPlay(games[13]!.start, games[13]!.moves, options);
     const answers: unknown[] = [];
     const answer = (tracker: Tracker, candidate: number) => {
@@ -396,6 +399,58 @@ describe('a dead sensor the game uses', () => {
     expect(answers.slice(0, 2)).toEqual(['no_doubt', 'bad_candidate']);
     expect(answers[2]).toBe('ok');
     expect(answers[3]).toBe('contradicted');
+  });
+
+  it('a capture nobody saw, put right by the players, names the dead point it hid', () => {
+    // Random game 10 of seed 1, colour: g8 reads empty; Black's horse went f6 → g8, read as a
+    // capture nobody saw on e4 (a colour sensor under a capturer may read the piece below). The
+    // alert says so; the players, 1.5 s later, give the move they played (game/correct). The
+    // record is put right, the moves since kept, and the board, read against it, names g8.
+    expect(replayRow('dead_used', 'colour', 1, 10).classification.deadNamed).toBe(false);
+    const judged = replayRow('dead_used', 'colour', 1, 10, 'choosing');
+    const fix = judged.choices[0]!;
+    expect(fix).toMatchObject({ ply: 46, line: ['f6g8'] });
+    const at = (e: { t: number }) => e.t === fix.t;
+    const recorded = judged.emitted.filter((e) => at(e) && (e.type === 'move' || e.type === 'retract'));
+    expect(recorded.map((e) => (e.type === 'move' ? e.iccs : e.type))).toEqual([
+      'retract',
+      'retract',
+      'f6g8',
+      'i2i3',
+    ]);
+    const named = judged.emitted.find(
+      (e) => e.type === 'alert' && e.alert.kind === 'sensor_fault' && e.alert.square === 'g8',
+    );
+    expect(named!.t - fix.t).toBeLessThan(2500);
+    expect(judged.classification.deadNamed).toBe(true);
+    expect(judged.classification.reader).toEqual(judged.classification.game);
+  });
+
+  it('a correction is refused whole: a ply the record lacks, an illegal move, a doubt standing', () => {
+    const condition = CONDITIONS.find((c) => c.id === 'dead_used')!;
+    const games = randomGames(60, 1);
+    const options = rowOptions(condition, games, 'occupancy', 1)[13]!;
+    const choice = replayRow('dead_used', 'occupancy', 1, 13, 'choosing').choices[0]!;
+    const play = physicalPlay(games[13]!.start, games[13]!.moves, options);
+    const answers: string[] = [];
+    const correct = (tracker: Tracker, ply: number, iccs: string) => {
+      const plies = tracker.game.moves.length;
+      const move = parseIccs(iccs);
+      if (!move.ok) throw new Error(move.error.message);
+      const r = tracker.correct(ply, [move.value]);
+      answers.push(r.ok ? 'ok' : r.error.code);
+      expect(tracker.game.moves.length).toBe(plies);
+    };
+    runSensorEvents(games[13]!.start, play.events, {
+      sensing: 'occupancy',
+      actions: [
+        { t: 10_000, run: (tracker) => correct(tracker, tracker.game.moves.length + 2, 'h2e2') },
+        { t: 10_000, run: (tracker) => correct(tracker, 1, 'a0a5') },
+        // (While the doubt over which sensor is dead stands.)
+        { t: choice.t, run: (tracker) => correct(tracker, 1, 'h2e2') },
+      ],
+    });
+    expect(answers).toEqual(['bad_ply', 'illegal_move', 'doubt']);
   });
 
   it('a piece that may have gone onto it is not taken back and put again, over and over', () => {

@@ -289,6 +289,29 @@ describe('web view in Chromium', () => {
     await poll(() => alert.count()).toBe(0);
   });
 
+  it("offers a dead-sensor doubt's candidates to choose, and shows the reader's answer", async () => {
+    // The alert as the reader raises it when it cannot tell which sensor is dead, put on the
+    // controller's bus: from there on, the page and the request are the real ones. This board's
+    // reader has no such doubt, and says so.
+    const alert = {
+      kind: 'ambiguous',
+      message: 'one sensor reads wrong, and the board cannot tell which yet',
+      candidates: [['h2e2'], ['h2d2']],
+      check: ['e2', 'd2'],
+      sensors: ['e2', 'd2'],
+    };
+    controller.bus.emit('tracker.alert', { board: 'board1', alert, t: Date.now() });
+    const choice = card().locator('.alert[data-kind="ambiguous"] button[data-candidate="1"]');
+    await poll(() => choice.count()).toBe(1);
+    expect(await choice.textContent()).toBe('h2d2 (d2 dead)');
+    await choice.click();
+    await poll(() => card().locator('.message').textContent()).toContain(
+      'no doubt over which sensor is dead stands on this board',
+    );
+    controller.bus.emit('tracker.alertCleared', { board: 'board1', kind: 'ambiguous', t: Date.now() });
+    await poll(() => card().locator('.alert[data-kind="ambiguous"]').count()).toBe(0);
+  });
+
   it('hint, flip board and a screenshot that looks like a xiangqi board', async () => {
     await card().locator('button[data-action="hint"]').click();
     // The file's first hint starts the engine: as long as the product may take to answer it.

@@ -385,7 +385,7 @@ function render(ui: BoardUi): void {
       mate !== undefined ? (mate > 0 ? `mate in ${mate}` : `mated in ${-mate}`) : scoreText(ui.hint.score);
     hint.textContent = `${what}: ${noted(ui.hint)} (${evaluation}, depth ${ui.hint.depth})`;
   }
-  renderAlerts(card.querySelector<HTMLElement>('.alerts')!, ui.alerts);
+  renderAlerts(ui, card.querySelector<HTMLElement>('.alerts')!);
   renderMoves(card.querySelector<HTMLOListElement>('ol.moves')!, pos.startFen, s.moves);
   drawBoard(card.querySelector<SVGSVGElement>('svg.board')!, ui);
 }
@@ -447,9 +447,9 @@ function renderStatus(el: HTMLElement, pos: PositionPayload, state: StatePayload
   el.dataset.state = state?.state ?? '';
 }
 
-function renderAlerts(el: HTMLElement, alerts: Map<string, AlertPayload>): void {
+function renderAlerts(ui: BoardUi, el: HTMLElement): void {
   el.replaceChildren(
-    ...[...alerts.values()].map((a) => {
+    ...[...ui.alerts.values()].map((a) => {
       const div = document.createElement('div');
       div.className = `alert ${a.kind}`;
       div.dataset.kind = a.kind;
@@ -470,9 +470,30 @@ function renderAlerts(el: HTMLElement, alerts: Map<string, AlertPayload>): void 
         }
         div.append(ul);
       }
+      // Which sensor is dead the board cannot tell: the players, who know what they played, can.
+      if (controls && a.sensors && a.candidates) div.append(candidateButtons(ui, a.candidates, a.sensors));
       return div;
     }),
   );
+}
+
+function candidateButtons(
+  ui: BoardUi,
+  candidates: readonly (readonly string[])[],
+  sensors: readonly string[],
+): HTMLElement {
+  const p = document.createElement('p');
+  p.className = 'candidates';
+  p.append('It was: ');
+  candidates.forEach((line, k) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset.candidate = String(k);
+    button.textContent = `${line.join(' ') || 'no move'} (${sensors[k]} dead)`;
+    button.addEventListener('click', () => void post(ui, 'resolve', { candidate: k }));
+    p.append(button, ' ');
+  });
+  return p;
 }
 
 function renderMoves(el: HTMLOListElement, startFen: string, moves: readonly string[]): void {
