@@ -4,9 +4,10 @@
  * event (p50/p99), for pieces that could still slide further and for those that could not.
  */
 import { readFileSync } from 'node:fs';
+import { assign, createActor, emit, setup } from 'xstate';
 import type { Game } from '../src/game/game.js';
 import { readPgn } from '../src/record/pgn.js';
-import type { Position } from '../src/rules/index.js';
+import type { Move, Position } from '../src/rules/index.js';
 import type { Sensing } from '../src/sensors/snapshot.js';
 import { physicalPlay } from '../src/simulation/physical-play.js';
 import { isExtendable } from '../src/tracker/reader.js';
@@ -78,6 +79,60 @@ export async function benchTracker(): Promise<void> {
     '(latency is game time from the frame that completed the move to its move event; swapped captures',
   );
   console.log(' read by occupancy wait for evidence — the button or the reply — and are counted apart)');
+  benchMachineFloor(games.slice(0, 20));
+}
+
+/**
+ * What the 100,000 frames/s goal of the whole pipeline meets: xstate's own cost of one event (a
+ * machine of two states, an assign and an emitted event, nothing of ours), and how many machine
+ * steps the move reader takes a move and a frame. Their product is a floor no judgement can lower.
+ */
+function benchMachineFloor(games: readonly { fen: string; moves: readonly { move: Move }[] }[]): void {
+  const toggle = setup({
+    types: { events: {} as { type: 'go' }, emitted: {} as { type: 'went' } },
+  }).createMachine({
+    context: { n: 0 },
+    initial: 'a',
+    states: {
+      a: { on: { go: { target: 'b', actions: assign({ n: ({ context }) => context.n + 1 }) } } },
+      b: { entry: emit({ type: 'went' }), always: 'a' },
+    },
+  });
+  const actor = createActor(toggle).start();
+  const N = 200_000;
+  for (let k = 0; k < N / 10; k++) actor.send({ type: 'go' });
+  const t0 = performance.now();
+  for (let k = 0; k < N; k++) actor.send({ type: 'go' });
+  const perEvent = ((performance.now() - t0) * 1000) / N;
+  actor.stop();
+  let steps = 0;
+  let frames = 0;
+  let moves = 0;
+  for (const [i, g] of games.entries()) {
+    const start = positionOf(g.fen);
+    const play = physicalPlay(
+      start,
+      g.moves.map((m) => m.move),
+      { sensing: 'colour', seed: i + 1, buttons: i % 2 === 0 },
+    );
+    frames += play.events.filter((e) => e.type === 'snapshot').length;
+    let counting = false;
+    runSensorEvents(start, play.events, {
+      sensing: 'colour',
+      onEvent: (_, tracker) => {
+        if (counting) return;
+        counting = true;
+        tracker.subscribeStates(() => steps++);
+      },
+    });
+    moves += g.moves.length;
+  }
+  console.log(
+    `xstate floor: ${perEvent.toFixed(1)} µs an event (two states, an assign, an emit); the move reader ` +
+      `takes ${(steps / moves).toFixed(1)} machine steps a move, ${(steps / frames).toFixed(2)} a frame ` +
+      `(${games.length} games, colour): xstate alone at that cost allows ` +
+      `${Math.round(1e6 / (perEvent * (steps / frames))).toLocaleString('en')} frames/s`,
+  );
 }
 
 /** The position the move of `ply` was played from (kept per ply by the game: no replay). */
