@@ -173,7 +173,12 @@ export type TrackerEvent =
   | { type: 'applied'; game: GameView; rejected?: string | undefined }
   | { type: 'options'; options: Partial<Omit<TrackerOptions, 'sensing'>> }
   /** In setup: the game is under way on this board (these sensors dead): read it from the next frame. */
-  | { type: 'resume'; mask: readonly Square[] };
+  | {
+      type: 'resume';
+      mask: readonly Square[];
+      /** The record is the players' word (they corrected it): its last move is not read as revised. */
+      settled?: boolean;
+    };
 
 export interface TrackerInput {
   readonly options: TrackerOptions;
@@ -417,8 +422,10 @@ export function createTrackerMachine() {
       resume: assign(({ context, event }) => {
         if (event.type === 'resume')
           context.readings.mask = new Set([...context.readings.mask, ...event.mask]);
-        // (The last move may be one just read into the game: its player may still take it back.)
-        return freshEvidence(context, context.game.position, context.game.previous !== undefined);
+        // (The last move may be one just read into the game: its player may still take it back.
+        // Not one the players have just said was played: the board must follow the record then.)
+        const settled = event.type === 'resume' && event.settled === true;
+        return freshEvidence(context, context.game.position, !settled && context.game.previous !== undefined);
       }),
       emitFork: enqueueActions(({ context, enqueue }) => {
         const v = context.verdict;

@@ -106,7 +106,7 @@ export class Tracker {
   }
 
   /** Starts the machine: in setup, or (`resume`) in play with these sensors dead, from the latest frame. */
-  private launch(resume: { mask: readonly Square[] } | undefined): void {
+  private launch(resume: { mask: readonly Square[]; settled?: boolean } | undefined): void {
     const actor = createActor(machine, {
       input: { options: this.options, game: this.port.view(), now: () => this.clock.now() },
       clock: xstateClock(this.clock),
@@ -144,7 +144,7 @@ export class Tracker {
     actor.start();
     this.actor = actor;
     if (resume) {
-      actor.send({ type: 'resume', mask: resume.mask });
+      actor.send({ type: 'resume', mask: resume.mask, settled: resume.settled === true });
       if (this.lastCells !== undefined)
         actor.send({ type: 'snapshot', t: this.lastFrameT, cells: this.lastCells });
     }
@@ -320,7 +320,7 @@ export class Tracker {
       }
     }
     this.announce(events);
-    this.launch({ mask });
+    this.launch({ mask, settled: true });
     if (failed !== undefined)
       return err({
         code: 'not_recorded',

@@ -74,6 +74,7 @@ const ACTIONS = {
   hint: 'game/hint',
   new: 'game/new',
   resolve: 'game/resolve',
+  correct: 'game/correct',
 } as const satisfies Record<string, RequestName>;
 
 type Answer = { status: number; body: ResponsePayload };

@@ -367,6 +367,30 @@ describe('web view in Chromium', () => {
     await poll(async () => pieceAt('h2').getAttribute('data-piece')).toBe('red cannon');
   });
 
+  it('corrects the record from the form: the list and the session follow, the board is read against it', async () => {
+    const session = controller.sessions.get('board1')!;
+    expect(await session.simulate({ move: 'h2e2' })).toMatchObject({ ok: true });
+    const moves = card().locator('ol.moves');
+    await page.locator('button[data-notation="iccs"]').click();
+    const correct = async (ply: number, line: string) => {
+      await card().locator('.correct-ply').fill(String(ply));
+      await card().locator('.correct-moves').fill(line);
+      await card().locator('form.correct button').click();
+    };
+    // Recorded as the cannon to d2, though it stands on e2: the board shows it moved on, out of turn.
+    await correct(1, 'h2d2');
+    await poll(() => session.view().moves).toEqual(['h2d2']);
+    await poll(() => moves.textContent()).toBe('h2d2');
+    const misplaced = card().locator('.alert[data-kind="illegal_move"]');
+    await poll(() => misplaced.locator('strong').textContent()).toBe('d2→e2');
+    await correct(1, 'h2a2');
+    await poll(() => card().locator('.message').textContent()).toContain('ply 1, h2a2');
+    await correct(1, 'h2e2');
+    await poll(() => session.view().moves).toEqual(['h2e2']);
+    await poll(() => misplaced.count()).toBe(0);
+    await poll(() => card().locator('.message').textContent()).toBe('');
+  });
+
   it('new game against the engine: its move is shown with an arrow', async () => {
     await card().locator('select.engine-side').selectOption('red');
     await card().locator('button[data-action="new"]').click();

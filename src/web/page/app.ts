@@ -299,6 +299,11 @@ function makeCard(id: string): HTMLElement {
         </select>
         <button type="button" data-action="flip">Flip board</button>
       </div>
+      <form class="correct" aria-label="Correct the record">
+        from ply <input class="correct-ply" type="number" min="1" required aria-label="Ply" />
+        it was <input class="correct-moves" placeholder="h2e2 h9g7" required aria-label="Moves (ICCS)" />
+        <button type="submit">Correct the record</button>
+      </form>
       <div class="message" role="status"></div>
       <div class="result" hidden></div>
       <div class="clock" hidden><div class="red"></div><div class="black"></div></div>
@@ -326,6 +331,15 @@ function makeCard(id: string): HTMLElement {
       const side = card.querySelector<HTMLSelectElement>('select.engine-side')!.value;
       void post(ui, 'new', { engine: side === '' ? null : { side } });
     } else if (action === 'hint') void post(ui, 'hint', {});
+  });
+  // A move misread, or read where a dead sensor hid another: the players say what they played.
+  card.querySelector('form.correct')!.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const ui = boards.get(id);
+    if (!ui) return;
+    const ply = Number(card.querySelector<HTMLInputElement>('.correct-ply')!.value);
+    const moves = card.querySelector<HTMLInputElement>('.correct-moves')!.value.trim().split(/\s+/);
+    void post(ui, 'correct', { ply, moves });
   });
   return card;
 }
