@@ -256,8 +256,8 @@ export class Tracker {
    * The players put the record right: from ply `ply` on the game was `line` (a move misread, or
    * one read where a dead sensor hid another), then the moves recorded after those it replaces,
    * as long as they are still legal. The whole line is checked before anything changes; the
-   * reader then reads the board against the corrected game, so a dead sensor under the point the
-   * correction fills is found as any is (the board and the game disagree there alone).
+   * reader then reads the board against the corrected game. A point the correction puts a piece
+   * on that reads empty has a dead sensor: it is named at once and masked.
    */
   correct(
     ply: number,
@@ -317,6 +317,24 @@ export class Tracker {
       if (done.retryMs !== undefined || done.rejected !== undefined) {
         failed = done.rejected ?? 'the record could not be written';
         break;
+      }
+    }
+    // The players say a piece stands where the correction put it: a point there reading empty has
+    // a dead sensor (named at once; unmasked if its reading changes: a piece in the hand set down).
+    // Unless the board shows a piece the corrected game does not have: then it is the record the
+    // board disagrees with, and says so.
+    const cells = this.lastCells;
+    const pos = game.position;
+    const stray = cells !== undefined && [...cells].some((c, sq) => c !== '.' && pos.colorAt(sq) === 0);
+    if (failed === undefined && !stray) {
+      for (const m of line) {
+        if (mask.includes(m.to) || pos.colorAt(m.to) === 0 || cells?.[m.to] !== '.') continue;
+        mask.push(m.to);
+        events.push({
+          type: 'alert',
+          t,
+          alert: sensorFaultAlert(this.options.sensing, pos, m.to, 'empty'),
+        });
       }
     }
     this.announce(events);

@@ -369,6 +369,8 @@ describe('web view in Chromium', () => {
 
   it('corrects the record from the form: the list and the session follow, the board is read against it', async () => {
     const session = controller.sessions.get('board1')!;
+    // (The new game before this one is under way once the reader has seen its position.)
+    await poll(() => session.currentPhase).toBe('playing');
     expect(await session.simulate({ move: 'h2e2' })).toMatchObject({ ok: true });
     const moves = card().locator('ol.moves');
     await page.locator('button[data-notation="iccs"]').click();
@@ -383,6 +385,8 @@ describe('web view in Chromium', () => {
     await poll(() => moves.textContent()).toBe('h2d2');
     const misplaced = card().locator('.alert[data-kind="illegal_move"]');
     await poll(() => misplaced.locator('strong').textContent()).toBe('d2→e2');
+    // (A piece stands where the corrected game has none: d2 reading empty is no dead sensor.)
+    expect(await card().locator('.alert[data-kind="sensor_fault"]').count()).toBe(0);
     await correct(1, 'h2a2');
     await poll(() => card().locator('.message').textContent()).toContain('ply 1, h2a2');
     await correct(1, 'h2e2');
