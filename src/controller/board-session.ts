@@ -21,12 +21,13 @@ import { ok, type Result } from '../util/result.js';
 import type { Bus, GameView, SessionAlert } from './bus.js';
 import { EnginePlay, type HintAnswer, type Opponent } from './engine-play.js';
 import { EngineService } from './hint.js';
-import { sessionMachine } from './lifecycle.js';
+import { type LifecycleEvent, sessionMachine } from './lifecycle.js';
 import { gameOptionsOf, policyOf, trackerOptionsOf } from './options.js';
 import { SessionCore } from './session-core.js';
 import {
   fail,
   type SessionError,
+  type SessionErrorCode,
   type SimulateAnswer,
   SimulateQueue,
   type SimulateRequest,
@@ -306,21 +307,16 @@ export class BoardSession {
 
   /**
    * The players say which candidate of the standing dead-sensor doubt was played (its index in
-   * the `ambiguous` alert's `candidates`): it is recorded, and its sensor named, at once.
+   * the `ambiguous` alert's `candidates`): it is recorded once its reading is at rest, and its
+   * sensor named.
    */
   resolve(candidate: number): Result<{ line: string[]; square: string }, SessionError> {
     const game = this.playingGame();
     if (!game.ok) return game;
-    let answer: Result<{ line: string[]; square: string }, SessionError> = fail(
-      'no_doubt',
-      'no doubt over which sensor is dead stands on this board',
+    return this.askReader<ReturnType<Tracker['choose']>>(
+      (reply) => ({ type: 'choose', command: { type: 'choose', candidate, reply } }),
+      fail('no_doubt', 'no doubt over which sensor is dead stands on this board'),
     );
-    // (The reader answers while the command is handed to it.)
-    const reply = (r: ReturnType<Tracker['choose']>): void => {
-      answer = r.ok ? r : fail(r.error.code, r.error.message);
-    };
-    this.actor?.send({ type: 'choose', command: { type: 'choose', candidate, reply } });
-    return answer;
   }
 
   /**
@@ -336,12 +332,25 @@ export class BoardSession {
       if (!move.ok) return fail('bad_move', move.error.message);
       line.push(move.value);
     }
-    let answer: Result<GameView, SessionError> = fail('no_game', 'the move reader is not running');
-    const reply = (r: ReturnType<Tracker['correct']>): void => {
-      answer = r.ok ? ok(this.view()) : fail(r.error.code, r.error.message);
-    };
-    this.actor?.send({ type: 'correct', command: { type: 'correct', ply, line, reply } });
-    return answer;
+    const r = this.askReader<ReturnType<Tracker['correct']>>(
+      (reply) => ({ type: 'correct', command: { type: 'correct', ply, line, reply } }),
+      fail('no_game', 'the move reader is not running'),
+    );
+    return r.ok ? ok(this.view()) : r;
+  }
+
+  /**
+   * A command the move reader answers while it is handed the command (its `reply`), the reader's
+   * refusal as the session's; `unanswered` when no reader took it.
+   */
+  private askReader<R extends Result<unknown, { code: SessionErrorCode; message: string }>>(
+    event: (reply: (answer: R) => void) => LifecycleEvent,
+    unanswered: { ok: false; error: SessionError },
+  ): R | { ok: false; error: SessionError } {
+    let answer: R | undefined;
+    this.actor?.send(event((r) => (answer = r)));
+    if (answer === undefined) return unanswered;
+    return answer.ok ? answer : fail(answer.error.code, answer.error.message);
   }
 
   setOptions(o: { takebacks?: boolean; illegalMovePolicy?: 'casual' | 'tournament' }): {

@@ -76,7 +76,13 @@ export const divergent = (
   shown: readonly string[] = game,
 ): boolean => !isPrefix(reader, game) || shown.length - reader.length >= 2;
 
-function apply(record: string[], kind: 'move' | 'retract', ply: number, iccs: string | undefined): void {
+/** A record (ICCS) after a move or a takeback at `ply`: what a reader or the game's truth says. */
+export function applyToRecord(
+  record: string[],
+  kind: 'move' | 'retract',
+  ply: number,
+  iccs: string | undefined,
+): void {
   record.length = Math.min(record.length, ply - 1);
   if (kind === 'move') record.push(iccs ?? '?');
 }
@@ -107,15 +113,15 @@ export function classify(input: ClassifyInput): Classification {
   for (const t of times) {
     for (; gi < truth.length && truth[gi]!.t === t; gi++) {
       const e = truth[gi]!;
-      apply(game, e.kind, e.ply, e.kind === 'move' ? e.iccs : undefined);
+      applyToRecord(game, e.kind, e.ply, e.kind === 'move' ? e.iccs : undefined);
     }
     for (; si < shownTruth.length && shownTruth[si]!.t === t; si++) {
       const e = shownTruth[si]!;
-      apply(shown, e.kind, e.ply, e.kind === 'move' ? e.iccs : undefined);
+      applyToRecord(shown, e.kind, e.ply, e.kind === 'move' ? e.iccs : undefined);
     }
     for (; ri < recorded.length && recorded[ri]!.t <= t; ri++) {
       const e = recorded[ri]!;
-      apply(reader, e.type as 'move' | 'retract', e.ply!, e.iccs);
+      applyToRecord(reader, e.type as 'move' | 'retract', e.ply!, e.iccs);
     }
     spans.push({
       t,

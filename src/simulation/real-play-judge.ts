@@ -7,7 +7,7 @@ import { type Move, makeSquareName, Position, parseIccs, parseSquare, type Squar
 import type { Sensing } from '../sensors/snapshot.js';
 import type { TrackerEmitted } from '../tracker/machine.js';
 import { type RunOptions, runSensorEvents } from '../tracker/run.js';
-import { type Classification, classify, type Episode, type GameClass } from './classify.js';
+import { applyToRecord, type Classification, classify, type Episode, type GameClass } from './classify.js';
 import { type PhysicalOptions, physicalPlay } from './physical-play.js';
 import { rng } from './random.js';
 import { type Answer, pickDeadSquare, REAL_SPEC, type TruthEvent } from './real-play.js';
@@ -270,8 +270,8 @@ function recordAt(emitted: readonly TrackerEmitted[], t: number): string[] {
   const record: string[] = [];
   for (const e of emitted) {
     if (e.t > t) break;
-    if (e.type === 'move') record.splice(e.ply - 1, Number.POSITIVE_INFINITY, e.iccs);
-    else if (e.type === 'retract') record.splice(e.ply - 1);
+    if (e.type === 'move' || e.type === 'retract')
+      applyToRecord(record, e.type, e.ply, e.type === 'move' ? e.iccs : undefined);
   }
   return record;
 }
@@ -281,8 +281,7 @@ function truthAt(truth: readonly TruthEvent[], t: number): string[] {
   const record: string[] = [];
   for (const e of [...truth].sort((a, b) => a.t - b.t)) {
     if (e.t > t) break;
-    if (e.kind === 'move') record.splice(e.ply - 1, Number.POSITIVE_INFINITY, e.iccs);
-    else record.splice(e.ply - 1);
+    applyToRecord(record, e.kind, e.ply, e.kind === 'move' ? e.iccs : undefined);
   }
   return record;
 }

@@ -995,6 +995,7 @@ export function sensorFaultAlert(
 function deadDoubtAlert(context: Context, worlds: readonly DeadWorld[]): Alert {
   const pos = context.game.position;
   const last = context.game.previous?.move;
+  const sensors = worlds.map((w) => sq(w.square));
   const each = worlds.map((w) => {
     const first = w.moves[0];
     const what = w.retract
@@ -1013,8 +1014,8 @@ function deadDoubtAlert(context: Context, worlds: readonly DeadWorld[]): Alert {
       'points and set it back: the point that does not notice has the faulty sensor; or say which ' +
       'candidate was played',
     candidates: worlds.map((w) => w.moves.map(makeIccs)),
-    check: [...new Set(worlds.map((w) => sq(w.square)))],
-    sensors: worlds.map((w) => sq(w.square)),
+    check: [...new Set(sensors)],
+    sensors,
   };
 }
 

@@ -170,10 +170,7 @@ export class Tracker {
     this.doubt = { fork: f, worlds, timers: [] };
     for (const [index, w] of f.worlds.entries()) {
       // (A copy of the game with its line played: no clock, no journal.)
-      const copy = Game.fromRecord(
-        { fen: this.port.game.startFen, moves: this.port.game.moves },
-        { playOn: true },
-      );
+      const copy = this.copyOfGame(this.port.game.moves.length);
       if (!copy.ok) continue;
       const game = copy.value;
       if (w.retract && !game.undoLast(f.t).ok) continue;
@@ -274,10 +271,7 @@ export class Tracker {
     const recorded = game.moves.map((m) => m.move);
     if (ply < 1 || ply > recorded.length + 1)
       return err({ code: 'bad_ply', message: `ply ${ply}: the record has plies 1 to ${recorded.length}` });
-    const copy = Game.fromRecord(
-      { fen: game.startFen, moves: game.moves.slice(0, ply - 1) },
-      { playOn: true },
-    );
+    const copy = this.copyOfGame(ply - 1);
     if (!copy.ok) return err({ code: 'illegal_move', message: copy.error.message });
     // (Played at the record's last time: a copy has no clock, but its times must not go back.)
     const at = game.moves.at(-1)?.t ?? 0;
@@ -345,6 +339,12 @@ export class Tracker {
         message: `${failed}: the record stands at ply ${game.moves.length}`,
       });
     return ok({ plies: game.moves.length, kept: kept.length });
+  }
+
+  /** The game's first `plies` moves in a game of their own: no clock, no journal. */
+  private copyOfGame(plies: number): ReturnType<typeof Game.fromRecord> {
+    const game = this.port.game;
+    return Game.fromRecord({ fen: game.startFen, moves: game.moves.slice(0, plies) }, { playOn: true });
   }
 
   /** Runs `fn` in `ms` if the doubt still stands (outside any world's machine step). */
