@@ -163,7 +163,9 @@ describe('LED chain driven by the xqboard firmware in simavr', () => {
     const s1 = await sim.stats();
     const after = await bracketedPing();
     if (missing.length > 0) {
-      console.log(`flood: frames ${missing.join(', ')} of ${n} not acknowledged; simavr said: ${sim.stderr.slice(-2000)}`);
+      console.log(
+        `flood: frames ${missing.join(', ')} of ${n} not acknowledged; simavr said: ${sim.stderr.slice(-2000)}`,
+      );
     }
     return {
       acked,
