@@ -171,6 +171,9 @@ export interface RowResult {
   deadNamed: number;
   /** `ambiguous` alerts published again while the same one stood: noise. */
   repeatedAlerts: number;
+  /** Moves played in the row's games, and those the reader's final record has at their place. */
+  plies: number;
+  pliesRight: number;
   readonly failures: Failure[];
 }
 
@@ -363,6 +366,8 @@ export function judgeRow(
     deadUsed: 0,
     deadNamed: 0,
     repeatedAlerts: 0,
+    plies: 0,
+    pliesRight: 0,
     failures: [],
   };
   const all = rowOptions(condition, games, sensing, seed);
@@ -377,6 +382,8 @@ export function judgeRow(
       choices,
     } = judgeGame(game, options, condition.players);
     row.repeatedAlerts += repeatedAlerts(emitted);
+    row.plies += c.game.length;
+    row.pliesRight += c.game.filter((m, i) => c.reader[i] === m).length;
     row.games++;
     row[c.kind]++;
     if (!started) row.notStarted++;
@@ -466,19 +473,20 @@ function failure(
   };
 }
 
+const permille = (n: number, of: number): string => (of === 0 ? '—' : `${((100 * n) / of).toFixed(1)} %`);
 const pct = (n: number, of: number): string => (of === 0 ? '—' : `${n} (${Math.round((100 * n) / of)} %)`);
 
 /** The rows as a markdown table. */
 export function formatTable(rows: readonly RowResult[]): string {
   const lines = [
-    '| condition | sensing | games | exact | alerted | **silent** | named within 10 moves | ambiguous said twice |',
-    '|---|---|---|---|---|---|---|---|',
+    '| condition | sensing | games | exact | alerted | **silent** | named within 10 moves | ambiguous said twice | moves recorded right |',
+    '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of rows) {
     const named = r.deadUsed > 0 ? `${r.deadNamed} of ${r.deadUsed}` : '';
     const started = r.notStarted > 0 ? ` (${r.notStarted} never started)` : '';
     lines.push(
-      `| ${r.title} | ${r.sensing} | ${r.games}${started} | ${pct(r.exact, r.games)} | ${pct(r.alerted, r.games)} | **${r.silent}** | ${named} | ${r.repeatedAlerts} |`,
+      `| ${r.title} | ${r.sensing} | ${r.games}${started} | ${pct(r.exact, r.games)} | ${pct(r.alerted, r.games)} | **${r.silent}** | ${named} | ${r.repeatedAlerts} | ${permille(r.pliesRight, r.plies)} |`,
     );
   }
   return lines.join('\n');

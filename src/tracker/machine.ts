@@ -57,6 +57,11 @@ export interface TrackerOptions {
   readonly unseenReplyMs?: number;
   /** In setup, one square alone wrong this long is taken for a dead sensor and the game starts. */
   readonly setupFaultMs?: number;
+  /**
+   * A board nothing fits is read again from the record (a short line the board shows: see
+   * ./resync.ts). Off in the worlds of a dead-sensor doubt: a world that loses the board is over.
+   */
+  readonly resync?: boolean;
 }
 
 export const DEFAULT_TRACKER_OPTIONS: Required<Omit<TrackerOptions, 'sensing'>> = {
@@ -70,6 +75,7 @@ export const DEFAULT_TRACKER_OPTIONS: Required<Omit<TrackerOptions, 'sensing'>> 
   buttonGraceMs: 1200,
   unseenReplyMs: 1000,
   setupFaultMs: 1000,
+  resync: true,
 };
 
 /** What the machine knows of the game: handed in at the start and after every change. */
@@ -178,6 +184,8 @@ export type TrackerEvent =
       mask: readonly Square[];
       /** The record is the players' word (they corrected it): its last move is not read as revised. */
       settled?: boolean;
+      /** An `ambiguous` alert stands on the record (said by the tracker): ended with the next move. */
+      doubted?: boolean;
     };
 
 export interface TrackerInput {
@@ -425,7 +433,13 @@ export function createTrackerMachine() {
         // (The last move may be one just read into the game: its player may still take it back.
         // Not one the players have just said was played: the board must follow the record then.)
         const settled = event.type === 'resume' && event.settled === true;
-        return freshEvidence(context, context.game.position, !settled && context.game.previous !== undefined);
+        // An ambiguity the tracker said of the record stands until the next move is read, as the
+        // machine's own do.
+        const doubted = event.type === 'resume' && event.doubted === true;
+        return {
+          ...freshEvidence(context, context.game.position, !settled && context.game.previous !== undefined),
+          ...(doubted ? { raised: new Set([...context.raised, 'ambiguous' as const]), doubted: true } : {}),
+        };
       }),
       emitFork: enqueueActions(({ context, enqueue }) => {
         const v = context.verdict;
@@ -744,6 +758,10 @@ function syncAlerts(context: Context, emit: (e: MachineEmitted) => void): Partia
     sayAmbiguous(blindAlert(context, v.blind));
     return { raised, doubted: true, said };
   }
+  if (v.kind === 'commit' && v.resynced) {
+    sayAmbiguous(resyncAlert(context, v.moves, v.revision));
+    return { raised, doubted: true, said };
+  }
   // Another line fits as well, set aside as the weaker story: say so. (A capture unseen,
   // committed while an ambiguity stands, keeps it.)
   if (v.kind === 'commit' && (v.rivals !== undefined || (v.unseen && raised.has('ambiguous')))) {
@@ -800,6 +818,7 @@ function evaluate(context: Context): Partial<Context> {
       strayMs: context.options.strayMs,
       maskAfterMs: context.options.maskAfterMs,
     },
+    resync: context.options.resync,
   });
   // The record changing again and again on one board is no reading of it: nothing fits.
   const verdict: Verdict =
@@ -977,9 +996,13 @@ export function sensorFaultAlert(
     : undefined;
   // What the board needs there is the other reading (or, to a colour sensor, the other colour).
   const wrongColour = reads === 'occupied' && sensing === 'colour' && position.colorAt(square) !== 0;
+  // (Found out after the piece that showed it moved on: the reading is right by chance now.)
+  const agrees = (reads === 'empty') === (position.colorAt(square) === 0);
   const what = wrongColour
     ? 'the wrong colour'
-    : `${reads} (it should read ${reads === 'empty' ? 'occupied' : 'empty'})`;
+    : agrees
+      ? `${reads}, whatever stands there`
+      : `${reads} (it should read ${reads === 'empty' ? 'occupied' : 'empty'})`;
   return {
     kind: 'sensor_fault',
     square: name,
@@ -992,24 +1015,32 @@ export function sensorFaultAlert(
 }
 
 /** Several sensors may be the dead one: what each would mean, and how the players can tell. */
+/** A dead-sensor doubt's worlds told in an alert's words (all of them are its candidates). */
+const MAX_WORLDS_SAID = 4;
+
 function deadDoubtAlert(context: Context, worlds: readonly DeadWorld[]): Alert {
   const pos = context.game.position;
   const last = context.game.previous?.move;
   const sensors = worlds.map((w) => sq(w.square));
   const each = worlds.map((w) => {
     const first = w.moves[0];
-    const what = w.retract
-      ? `the last move${last ? ` ${makeIccs(last)}` : ''} taken back`
-      : first
-        ? `${makeIccs(first)}${w.moves.length > 1 ? ` (then ${w.moves.slice(1).map(makeIccs).join(' ')})` : ''}`
-        : 'no move';
+    const line = first
+      ? `${makeIccs(first)}${w.moves.length > 1 ? ` (then ${w.moves.slice(1).map(makeIccs).join(' ')})` : ''}`
+      : undefined;
+    const taken = `the last move${last ? ` ${makeIccs(last)}` : ''} taken back`;
+    const what = w.retract ? (line ? `${taken}, then ${line}` : taken) : (line ?? 'no move');
     return `${what} if the sensor of ${sq(w.square)} always reads ${w.reads}`;
   });
+  // (Many worlds: the first few in words, all of them in `candidates`.)
+  const said =
+    each.length > MAX_WORLDS_SAID
+      ? `${each.slice(0, MAX_WORLDS_SAID).join('; ')}; and ${each.length - MAX_WORLDS_SAID} more (the candidates)`
+      : each.join('; ');
   return {
     kind: 'ambiguous',
     side: pos.turn,
     message:
-      `one sensor reads wrong, and the board cannot tell which yet: ${each.join('; ')}. Play goes on; ` +
+      `one sensor reads wrong, and the board cannot tell which yet: ${said}. Play goes on; ` +
       'the moves are recorded once play shows which. To tell at once, lift each piece standing on those ' +
       'points and set it back: the point that does not notice has the faulty sensor; or say which ' +
       'candidate was played',
@@ -1064,6 +1095,19 @@ function doubtAlert(context: Context, moves: readonly Move[], rivals: readonly (
       `recorded ${line(moves)}, but ${instead}: if it was another move, say which (correct the ` +
       'record), or take the moves since back and play them again, lifting a captured piece off first',
     candidates: [moves, ...rivals].map((l) => l.map(makeIccs)),
+  };
+}
+
+function resyncAlert(context: Context, moves: readonly Move[], revision: boolean): Alert {
+  const last = context.game.previous?.move;
+  const taken = revision && last ? `${makeIccs(last)} taken back, then ` : '';
+  return {
+    kind: 'ambiguous',
+    side: context.game.position.turn,
+    message:
+      `the moves were not seen as they were made; the board reads as ${taken}${moves.map(makeIccs).join(' ')}, ` +
+      'recorded so: if other moves were played, say which (correct the record)',
+    candidates: [moves.map(makeIccs)],
   };
 }
 

@@ -28,6 +28,7 @@ import {
 } from '../rules/index.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
 import type { Spell } from './lifts.js';
+import { resyncLines } from './resync.js';
 
 /** The cells a position shows to sensors of one kind. */
 export function expectedCells(pos: Position, sensing: Sensing): Cells {
@@ -101,6 +102,8 @@ export interface ReaderInput {
   readonly timing?: ReaderTiming;
   /** Judging with a square masked on trial: no further trials. */
   readonly probing?: boolean;
+  /** A board nothing fits may be read again from the record (./resync.ts); false: never. */
+  readonly resync?: boolean;
 }
 
 export type Verdict =
@@ -134,6 +137,8 @@ export type Verdict =
        * whose sensor does not read it (a dead sensor looks the same): recorded, and said.
        */
       blind?: Move[];
+      /** Read again from the record after nothing fitted the board (./resync.ts): said. */
+      resynced?: true;
     }
   /** Pieces in the hand, or lines that disagree: wait for more evidence. */
   | {
@@ -435,7 +440,79 @@ export function judge(input: ReaderInput): Verdict {
   const unseen = unseenLanding(input, ctx);
   if (unseen.length === 1) return { kind: 'suspect', square: unseen[0]!.square, reads: 'empty' };
   if (unseen.length > 1) return { kind: 'doubt', worlds: unseen };
-  return suspectDeadSquare(input, nearFits, ctx);
+  const last = suspectDeadSquare(input, nearFits, ctx);
+  return readAgain(input, ctx, last) ?? last;
+}
+
+/** The board still this long with nothing fitting it: it is read again from the record. */
+const RESYNC_STILL_MS = 500;
+/** The longest line a board is read again as. */
+const RESYNC_PLIES = 4;
+/** The most worlds (each a dead sensor and its line) a board read again may leave open. */
+const RESYNC_WORLDS = 6;
+
+/**
+ * The reader has lost the board (nothing fits, or only a dead sensor under the record would):
+ * the board read again as a short line from the confirmed position or the one before it
+ * (./resync.ts). A line the board shows exactly beats a dead sensor under the record; a dead
+ * sensor is only one whose reading has held a while. Said when committed (`resynced`).
+ */
+function readAgain(input: ReaderInput, ctx: Ctx, verdict: Verdict): Verdict | undefined {
+  if (input.probing || input.resync === false) return undefined;
+  if (verdict.kind !== 'unknown' && verdict.kind !== 'suspect') return undefined;
+  const still = lastChange(ctx) + RESYNC_STILL_MS;
+  if (ctx.now < still) {
+    if (verdict.kind !== 'unknown') return undefined;
+    return { kind: 'unknown', recheckAt: Math.min(verdict.recheckAt ?? still, still) };
+  }
+  const previous = input.previous;
+  const lines = resyncLines({
+    roots: [
+      { position: input.base, retract: 0 },
+      ...(previous ? [{ position: previous.position, retract: 1 as const, played: previous.move }] : []),
+    ],
+    obs: ctx.obs,
+    mask: ctx.mask,
+    deadFrom: (sq) => (ctx.evidence.changedAt[sq] ?? Number.NEGATIVE_INFINITY) + ctx.timing.maskAfterMs,
+    setDown: (sq) =>
+      ctx.mask.has(sq) ||
+      ctx.obs[sq] !== 0 ||
+      ctx.evidence.visited?.has(sq) === true ||
+      ctx.refilled.includes(sq),
+    takenOff: (sq) => ctx.mask.has(sq) || ctx.obs[sq] === 0 || ctx.evidence.lifted.has(sq),
+    maxPlies: RESYNC_PLIES,
+  });
+  if (lines.length === 0) return undefined;
+  // A dead sensor is one whose reading has held a while: until it has, the best reading may be
+  // another (a piece merely held that long), so wait for it.
+  const unsteady = lines.filter((l) => l.dead !== undefined && l.dead.from > ctx.now);
+  if (unsteady.length > 0) {
+    if (verdict.kind !== 'unknown') return undefined;
+    const at = Math.min(...unsteady.map((l) => l.dead!.from));
+    return { kind: 'unknown', recheckAt: Math.min(verdict.recheckAt ?? at, at) };
+  }
+  const dead = lines.filter((l) => l.dead !== undefined);
+  // A dead sensor either way, or under the record as it stands: the reader's own reading of it.
+  if (lines.some((l) => l.moves.length === 0)) return undefined;
+  if (verdict.kind === 'suspect' && dead.length > 0) return undefined;
+  if (dead.length === lines.length) {
+    // (Each world is a reader of its own: more than a few is no reading, the board is out of sync.)
+    if (lines.length > RESYNC_WORLDS) return undefined;
+    return {
+      kind: 'doubt',
+      worlds: lines.map((l) => ({
+        square: l.dead!.square,
+        reads: l.dead!.reads,
+        moves: l.moves,
+        ...(l.retract === 1 ? { retract: true as const } : {}),
+      })),
+    };
+  }
+  const retract = lines[0]!.retract;
+  if (lines.some((l) => l.retract !== retract)) return undefined;
+  const agreed = commonPrefix(lines.map((l) => l.moves));
+  if (agreed.length === 0) return undefined;
+  return { kind: 'commit', moves: agreed, revision: retract === 1, ready: true, resynced: true };
 }
 
 /**

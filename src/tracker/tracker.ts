@@ -5,7 +5,7 @@
  */
 import { type Actor, createActor } from 'xstate';
 import { Game } from '../game/game.js';
-import { type Move, makeIccs, makeSquareName, type Square } from '../rules/index.js';
+import { type Move, makeFen, makeIccs, makeSquareName, type Square } from '../rules/index.js';
 import type { Cells } from '../sensors/snapshot.js';
 import type { SensorEvent } from '../sensors/source.js';
 import type { Clock } from '../util/clock.js';
@@ -15,6 +15,7 @@ import { xstateClock } from './clock.js';
 import { type FrameStage, takeFrame } from './frames.js';
 import { type MoveRecord, TrackedGame } from './game-port.js';
 import {
+  type Alert,
   type AlertKind,
   createTrackerMachine,
   frameStage,
@@ -68,8 +69,17 @@ interface World {
   written: number;
 }
 
-/** A world still open this long after the fork, others too, ends the doubt unresolved. */
+/**
+ * A world still open this long after the fork, others too, ends the doubt: the first of them is
+ * recorded, and said to be in doubt (the players may correct it).
+ */
 const DOUBT_MAX_MS = 120_000;
+/**
+ * Worlds that have read this many moves each since the fork and stand in the same position now
+ * differ only in how they got there (a piece's stop on one of two dead-looking points): play may
+ * never tell them apart, so the first is recorded at once, said to be in doubt.
+ */
+const CONVERGED_PLIES = 2;
 
 export class Tracker {
   readonly port: TrackedGame;
@@ -106,7 +116,9 @@ export class Tracker {
   }
 
   /** Starts the machine: in setup, or (`resume`) in play with these sensors dead, from the latest frame. */
-  private launch(resume: { mask: readonly Square[]; settled?: boolean } | undefined): void {
+  private launch(
+    resume: { mask: readonly Square[]; settled?: boolean; doubted?: boolean } | undefined,
+  ): void {
     const actor = createActor(machine, {
       input: { options: this.options, game: this.port.view(), now: () => this.clock.now() },
       clock: xstateClock(this.clock),
@@ -144,7 +156,12 @@ export class Tracker {
     actor.start();
     this.actor = actor;
     if (resume) {
-      actor.send({ type: 'resume', mask: resume.mask, settled: resume.settled === true });
+      actor.send({
+        type: 'resume',
+        mask: resume.mask,
+        settled: resume.settled === true,
+        doubted: resume.doubted === true,
+      });
       if (this.lastCells !== undefined)
         actor.send({ type: 'snapshot', t: this.lastFrameT, cells: this.lastCells });
     }
@@ -175,7 +192,8 @@ export class Tracker {
       const game = copy.value;
       if (w.retract && !game.undoLast(f.t).ok) continue;
       if (!w.moves.every((m) => game.play(m, f.t).ok)) continue;
-      const tracker = new Tracker(game, this.options, this.clock);
+      // (A world that loses the board is over: it is not read again.)
+      const tracker = new Tracker(game, { ...this.options, resync: false }, this.clock);
       const world: World = {
         index,
         square: w.square,
@@ -360,7 +378,11 @@ export class Tracker {
     doubt.timers.push(cancel);
   }
 
-  /** One world left and at rest: its reading is the game's. None left: read the board afresh. */
+  /**
+   * One world left and at rest: its reading is the game's. Several that have read on to the same
+   * position, or still open after DOUBT_MAX_MS: the first one's, said to be in doubt. None left:
+   * read the board afresh.
+   */
   private resolve(): void {
     const doubt = this.doubt;
     if (!doubt) return;
@@ -369,12 +391,14 @@ export class Tracker {
       if (w.illegalAt !== undefined && now - w.illegalAt >= ILLEGAL_BREAKS_MS) w.broken = true;
     const open = doubt.worlds.filter((w) => !w.broken);
     const expired = now - doubt.fork.t >= DOUBT_MAX_MS;
-    if (open.length > 1 && !expired) return;
+    if (open.length > 1 && !expired && !converged(open)) return;
     if (open.length > 0 && !open[0]!.idle) {
       this.later(() => this.resolve(), 50);
       return;
     }
-    const world = open.length === 1 ? open[0] : undefined;
+    // (Several still open: the first, the others its rivals.)
+    const world = open[0];
+    const rivals = open.slice(1);
     const { fork } = doubt;
     const events: TrackerEmitted[] = [];
     if (world) {
@@ -403,6 +427,8 @@ export class Tracker {
     this.endDoubt();
     this.actor?.stop();
     if (fork.worlds.length > 1) events.push({ type: 'alertCleared', kind: 'ambiguous', t: this.clock.now() });
+    if (world && rivals.length > 0)
+      events.push({ type: 'alert', t: this.clock.now(), alert: undecided(world, rivals) });
     let mask = fork.mask;
     if (world) {
       mask = [...mask, world.square];
@@ -419,7 +445,7 @@ export class Tracker {
       });
     }
     this.announce(events);
-    this.launch({ mask });
+    this.launch({ mask, doubted: world !== undefined && rivals.length > 0 });
   }
 
   /** Hands the game's own events (moves, takebacks, alerts) to the listeners. */
@@ -503,4 +529,28 @@ export class Tracker {
   get state(): unknown {
     return this.actor?.getSnapshot().value;
   }
+}
+
+/** The worlds have each read a few moves since the fork and agree on the position now. */
+function converged(open: readonly World[]): boolean {
+  const fen = (w: World) => makeFen(w.tracker.port.game.position.toSetup());
+  const first = fen(open[0]!);
+  return open.every((w) => w.idle && countMoves(w) >= CONVERGED_PLIES && fen(w) === first);
+}
+
+const countMoves = (w: World): number => w.recorded.filter((e) => e.type === 'move').length;
+
+/** The first open world recorded while others still fit: said, with what else it may have been. */
+function undecided(world: World, rivals: readonly World[]): Alert {
+  const line = (w: World) => w.moves.map(makeIccs).join(' ') || 'no move';
+  const all = [world, ...rivals];
+  return {
+    kind: 'ambiguous',
+    message:
+      `recorded ${line(world)} (the sensor of ${makeSquareName(world.square)} taken for dead), but play has not ` +
+      `told it from ${rivals.map((w) => `${line(w)} (${makeSquareName(w.square)})`).join(' or ')}: if that was ` +
+      'played, say so (correct the record)',
+    candidates: all.map((w) => w.moves.map(makeIccs)),
+    sensors: all.map((w) => makeSquareName(w.square)),
+  };
 }

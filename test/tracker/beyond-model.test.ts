@@ -463,3 +463,55 @@ describe('a dead sensor the game uses', () => {
     expect(judged.classification.kind).not.toBe('silent');
   });
 });
+
+describe('a board read again', () => {
+  /** Black's cannon on h7 stands on a sensor that dies; Red moves, then the cannon goes to e7. */
+  function deadUnderCannon(options: { resync?: boolean } = {}): BoardScript {
+    const b = BoardScript.of(undefined, 'occupancy', options);
+    b.move('h2', 'e2').wait(800).move('b9', 'c7').wait(800);
+    b.lift('h7').wait(700); // (the sensor dies: it reads empty from now on)
+    b.move('a0', 'a1').wait(600);
+    b.place('e7', 0, 'x').wait(3000); // (the cannon leaves h7 unseen and lands on e7)
+    return b;
+  }
+
+  it('reads the moves the board shows from the record when nothing else fits it, and says so', () => {
+    const b = deadUnderCannon();
+    expect(b.moves()).toEqual(['h2e2', 'b9c7', 'a0a1', 'h7e7']);
+    const said = b.of('alert').find((a) => a.alert.message.includes('not seen as they were made'));
+    expect(said?.alert).toMatchObject({ kind: 'ambiguous', candidates: [['a0a1', 'h7e7']] });
+    // (Without it the reader is lost from the cannon's first move on.)
+    expect(deadUnderCannon({ resync: false }).moves()).toEqual(['h2e2', 'b9c7']);
+  });
+
+  it('records the first of worlds that play cannot tell apart, in doubt, and reads on', () => {
+    const b = BoardScript.of(undefined, 'occupancy');
+    b.move('h2', 'e2').wait(800);
+    // Black's cannon goes h7 → i7, whose sensor never reads: nobody sees it land (h8 reads the same).
+    b.lift('h7').wait(300).press('black').wait(600);
+    b.move('h0', 'g2').wait(800);
+    b.place('i8', 0, 'x').wait(800); // (on from i7 to i8: from i7 or h8, the same position)
+    b.move('i0', 'h0').wait(800).move('c6', 'c5').wait(800);
+    expect(b.moves()).toEqual(['h2e2', 'h7i7', 'h0g2', 'i7i8', 'i0h0', 'c6c5']);
+    const doubt = b.of('alert').find((a) => a.alert.message.includes('play has not told it from'));
+    expect(doubt?.alert).toMatchObject({
+      kind: 'ambiguous',
+      candidates: [
+        ['h7i7', 'h0g2', 'i7i8'],
+        ['h7h8', 'h0g2', 'h8i8'],
+      ],
+      sensors: ['i7', 'h8'],
+    });
+    expect(
+      b
+        .of('alert')
+        .filter((a) => a.alert.kind === 'sensor_fault')
+        .map((a) => a.alert.square),
+    ).toEqual(['i7']);
+    // Play goes on, read as ever; the doubt is over with the next move read.
+    b.move('g3', 'g4').wait(800);
+    expect(b.moves().at(-1)).toBe('g3g4');
+    const ended = b.of('alertCleared').filter((e) => e.kind === 'ambiguous' && e.t > doubt!.t);
+    expect(ended.length).toBeGreaterThan(0);
+  });
+});
