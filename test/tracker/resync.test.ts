@@ -22,7 +22,7 @@ const move = (iccs: string): Move => {
   if (!m.ok) throw new Error(iccs);
   return m.value;
 };
-const after = (pos: Position, line: string): Position => {
+const played = (pos: Position, line: string): Position => {
   const p = pos.clone();
   for (const m of line.split(' ').filter(Boolean)) p.play(move(m));
   return p;
@@ -50,30 +50,30 @@ const start = Position.default();
 
 describe('reading a lost board again', () => {
   it('finds the moves the board shows, from the confirmed position', () => {
-    const now = after(start, 'h2e2 h9g7 h0g2');
+    const now = played(start, 'h2e2 h9g7 h0g2');
     expect(read({ roots: [{ position: start, retract: 0 }], obs: board(now, 'colour') })).toEqual([
       'h2e2 h9g7 h0g2',
     ]);
   });
 
   it('takes the last move back when another one reads the board, not a takeback alone', () => {
-    const base = after(start, 'h2e2');
+    const base = played(start, 'h2e2');
     const roots = [
       { position: base, retract: 0 as const },
       { position: start, retract: 1 as const, played: move('h2e2') },
     ];
     // Really h2d2, h9g7, h0g2: from the record no line reads it (red would move twice running).
-    const now = after(start, 'h2d2 h9g7 h0g2');
+    const now = played(start, 'h2d2 h9g7 h0g2');
     expect(read({ roots, obs: board(now, 'colour') })).toEqual(['retract, h2d2 h9g7 h0g2']);
     // A board the record explains as well is read from the record: fewer moves taken back.
-    expect(read({ roots, obs: board(after(start, 'h2d2 h9g7'), 'colour') })).toEqual(['h9g7 e2d2']);
+    expect(read({ roots, obs: board(played(start, 'h2d2 h9g7'), 'colour') })).toEqual(['h9g7 e2d2']);
     // The board before the record's move is no line: the reader's takeback says so, not this.
     expect(read({ roots, obs: board(start, 'colour') })).toEqual([]);
   });
 
   it('names the one point whose sensor never read the piece that landed there', () => {
     // The cannon went to e2, whose sensor reads empty: a landing nobody saw, and the reply.
-    const now = after(start, 'b2e2 h9g7');
+    const now = played(start, 'b2e2 h9g7');
     const obs = board(now, 'colour', { e2: '.' });
     // Any point the cannon could go to reads the same, its own sensor dead: a doubt for play (or the
     // players) to settle, each line naming its own point.
@@ -100,13 +100,13 @@ describe('reading a lost board again', () => {
   });
 
   it('prefers a board read exactly to one with a dead sensor, and fewer moves to more', () => {
-    const now = after(start, 'h2e2');
+    const now = played(start, 'h2e2');
     const lines = read({ roots: [{ position: start, retract: 0 }], obs: board(now, 'occupancy') });
     expect(lines).toEqual(['h2e2']);
   });
 
   it('offers every line that reads the board as well: the order of two moves, say', () => {
-    const now = after(start, 'h2e2 h9g7 b0c2');
+    const now = played(start, 'h2e2 h9g7 b0c2');
     expect(read({ roots: [{ position: start, retract: 0 }], obs: board(now, 'colour') }).sort()).toEqual([
       'b0c2 h9g7 h2e2',
       'h2e2 h9g7 b0c2',
@@ -114,7 +114,7 @@ describe('reading a lost board again', () => {
   });
 
   it('follows the evidence: a piece set down where no sensor ever read it is no line', () => {
-    const now = after(start, 'i0i1 h9g7 i1d1');
+    const now = played(start, 'i0i1 h9g7 i1d1');
     const obs = board(now, 'occupancy');
     const roots = [{ position: start, retract: 0 as const }];
     expect(read({ roots, obs })).toEqual(['i0i1 h9g7 i1d1']);
@@ -125,7 +125,7 @@ describe('reading a lost board again', () => {
   });
 
   it('ignores what a masked point reads', () => {
-    const now = after(start, 'h2e2 h9g7');
+    const now = played(start, 'h2e2 h9g7');
     const obs = board(now, 'colour', { a3: '.' });
     expect(read({ roots: [{ position: start, retract: 0 }], obs, mask: new Set([sq('a3')]) })).toEqual([
       'h2e2 h9g7',
@@ -133,7 +133,7 @@ describe('reading a lost board again', () => {
   });
 
   it('gives up on a board too far from the record', () => {
-    const far = after(start, 'h2e2 h9g7 h0g2 i9h9 i0h0 c6c5');
+    const far = played(start, 'h2e2 h9g7 h0g2 i9h9 i0h0 c6c5');
     expect(read({ roots: [{ position: start, retract: 0 }], obs: board(far, 'colour') })).toEqual([]);
   });
 });
