@@ -95,6 +95,9 @@ export class SerialSource implements SensorSource {
   private handshaken = false;
   private lastFrameAt = 0;
   private lastSeq: number | undefined;
+  /** When the last snapshot came, and (after a sequence gap) the one before the lost frames. */
+  private lastSnapshotAt: number | undefined;
+  private gapSince: number | undefined;
   private lastPresses: Record<'red' | 'black', number | undefined> = { red: undefined, black: undefined };
   private commandSeq = 0;
   private failures = 0;
@@ -277,6 +280,8 @@ export class SerialSource implements SensorSource {
       if (skipped !== 0) {
         this.counts.sequenceGaps++;
         this.counts.lostFrames += skipped;
+        // (The next snapshot says what changed may have changed since the last one seen.)
+        this.gapSince ??= this.lastSnapshotAt;
         // A lost frame may have held a change: the whole state now, not at the next heartbeat.
         if (this.handshaken) this.write({ type: 'get_snapshot' });
       }
@@ -292,7 +297,13 @@ export class SerialSource implements SensorSource {
       case 'snapshot':
         if (!this.handshaken) return; // sensing not confirmed yet; HELLO's reply brings a fresh one
         this.counts.snapshots++;
-        this.emit({ type: 'snapshot', t: this.clock.now(), cells: message.cells });
+        {
+          const t = this.clock.now();
+          const since = this.gapSince;
+          this.gapSince = undefined;
+          this.lastSnapshotAt = t;
+          this.emit({ type: 'snapshot', t, cells: message.cells, ...(since !== undefined ? { since } : {}) });
+        }
         return;
       case 'button': {
         if (!this.handshaken) return;

@@ -2,8 +2,12 @@
 import type { Cells, Sensing } from './snapshot.js';
 
 export type SensorEvent =
-  /** A complete reading of the 90 intersections at time `t` (ms, the source's clock). */
-  | { type: 'snapshot'; t: number; cells: Cells }
+  /**
+   * A complete reading of the 90 intersections at time `t` (ms, the source's clock). `since`:
+   * frames were lost before this one (a sequence gap), so what changed may have changed at any
+   * time after `since`, the last frame before them.
+   */
+  | { type: 'snapshot'; t: number; cells: Cells; since?: number }
   /** A clock button pressed by a player. */
   | { type: 'button'; t: number; side: 'red' | 'black' }
   /** The link to the board went up or down. */

@@ -143,7 +143,8 @@ export interface DeadTruth {
 }
 
 export type PhysicalEvent =
-  | { readonly type: 'snapshot'; readonly t: number; readonly cells: Cells }
+  /** `since`: frames were lost before this one, as the serial link's sequence numbers tell. */
+  | { readonly type: 'snapshot'; readonly t: number; readonly cells: Cells; readonly since?: number }
   | { readonly type: 'button'; readonly t: number; readonly side: Color };
 
 interface Link {
@@ -171,6 +172,9 @@ export class Board {
   readonly changes: Change[] = [];
   t = 0;
   private last: Cells | undefined;
+  /** When the last frame the link delivered was sent, and the one before frames it lost since. */
+  private sentAt = 0;
+  private lostSince: number | undefined;
   private dead: { square: Square; cell: string } | undefined;
   private nextBeat: number;
   private readonly due: Due[] = [];
@@ -307,9 +311,13 @@ export class Board {
     const link = this.link;
     if (!first && link && link.lost > 0 && link.random() < link.lost) {
       link.counts.lost_frame++;
+      this.lostSince ??= this.sentAt;
       return;
     }
-    this.events.push({ type: 'snapshot', t, cells });
+    const since = this.lostSince;
+    this.lostSince = undefined;
+    this.sentAt = t;
+    this.events.push({ type: 'snapshot', t, cells, ...(since !== undefined ? { since } : {}) });
   }
 
   /** Runs what is due and the heartbeats up to `t`, each at its own time. */

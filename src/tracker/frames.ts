@@ -32,6 +32,7 @@ export function takeFrame(
   t: number,
   cells: Cells,
   now: number,
+  since?: number,
 ): boolean {
   if (cells === readings.cells) {
     if (!stage.notesHeartbeats) return false;
@@ -39,6 +40,6 @@ export function takeFrame(
     return true;
   }
   if (!stage.recordsChanges || readings.unmasks(cells)) return false;
-  readings.record(t, cells, now, readings.cellsOf(confirmed));
+  readings.record(t, cells, now, readings.cellsOf(confirmed), since);
   return true;
 }

@@ -173,7 +173,7 @@ export type TrackerEmitted =
   | Exclude<MachineEmitted, { type: 'commit' } | { type: 'foul' } | { type: 'fork' }>;
 
 export type TrackerEvent =
-  | { type: 'snapshot'; t: number; cells: Cells }
+  | { type: 'snapshot'; t: number; cells: Cells; since?: number | undefined }
   | { type: 'button'; t: number; side: Color }
   /** The game after a commit or a foul; `rejected`: the game refused the move (why). */
   | { type: 'applied'; game: GameView; rejected?: string | undefined }
@@ -316,8 +316,11 @@ export function createTrackerMachine() {
       commitNow: ({ context }) => {
         const v = context.verdict;
         if (v.kind !== 'commit') return false;
-        // A takeback or a revision must hold still like a slide: the hand may be passing by.
-        return v.ready && (!v.revision || context.settled || v.movedOn === true);
+        // A takeback or a revision must hold still like a slide: the hand may be passing by. (A board
+        // read again has held still longer than that; so has one whose change a lost frame hid.)
+        const still =
+          context.settled || context.now() >= context.readings.changedAt + context.options.settleMs;
+        return v.ready && (!v.revision || still || v.movedOn === true || v.resynced === true);
       },
       commitLater: ({ context }) => context.verdict.kind === 'commit',
       isTakebackRefused: ({ context }) => context.verdict.kind === 'takeback_refused',
@@ -332,7 +335,7 @@ export function createTrackerMachine() {
       record: assign(({ context, event }) => {
         if (event.type !== 'snapshot') return {};
         // In place (no copy per frame): only this actor's judgement reads it, never later.
-        context.readings.record(event.t, event.cells, context.now(), confirmedCells(context));
+        context.readings.record(event.t, event.cells, context.now(), confirmedCells(context), event.since);
         return { settled: false };
       }),
       unmaskAlert: enqueueActions(({ context, event, enqueue }) => {

@@ -60,8 +60,11 @@ export class Readings {
   /**
    * A frame at `t` (read at the clock's `readAt`) that changed the board, `confirmed` the cells
    * of the confirmed position. A dead sensor whose reading changes is alive after all: unmasked.
+   * `since`: frames were lost before this one, so the board may have held still as it reads now
+   * since just after the last frame before them: it has settled from then (the evidence of each
+   * square, which came first, keeps the frame's time).
    */
-  record(t: number, cells: Cells, readAt: number, confirmed: Cells): void {
+  record(t: number, cells: Cells, readAt: number, confirmed: Cells, since?: number): void {
     const previous = this.cells;
     const squareChangedAt = this.squareChangedAt;
     let mask = this.mask;
@@ -79,7 +82,7 @@ export class Readings {
     this.lifts.observe(confirmed, cells, t, mask);
     this.cells = cells;
     this.commitsSinceChange = 0;
-    this.changedAt = t;
+    this.changedAt = since !== undefined && since < t ? since + 1 : t;
     this.readAt = readAt;
     this.frameAt = t;
   }

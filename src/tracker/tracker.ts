@@ -509,9 +509,10 @@ export class Tracker {
           this.stagedFor = s;
         }
         const { readings, game } = s.context;
-        if (takeFrame(this.stage!, readings, game.position, event.t, event.cells, this.clock.now())) return;
+        const now = this.clock.now();
+        if (takeFrame(this.stage!, readings, game.position, event.t, event.cells, now, event.since)) return;
       }
-      actor.send({ type: 'snapshot', t: event.t, cells: event.cells });
+      actor.send({ type: 'snapshot', t: event.t, cells: event.cells, since: event.since });
     } else if (event.type === 'button') actor.send({ type: 'button', t: event.t, side: event.side });
   }
 

@@ -69,7 +69,7 @@ describe('serial source: handshake and traffic', { timeout: 15_000 }, () => {
     const lifted = withCell(START, sq('h2'), '.');
     const next = log.next('snapshot', (e) => e.cells === lifted);
     sim.setCells(lifted);
-    await next;
+    expect((await next).since).toBeUndefined(); // (no frame lost before it)
 
     const red = log.next('button');
     sim.press('red');
@@ -79,8 +79,11 @@ describe('serial source: handshake and traffic', { timeout: 15_000 }, () => {
     const moved = withCell(lifted, sq('e2'), 'x');
     const after = log.next('snapshot', (e) => e.cells === moved);
     sim.setCells(moved);
-    await after;
+    const shown = await after;
     expect(source.health()).toMatchObject({ sequenceGaps: 1, lostFrames: 3, badFrames: 0, lostPresses: 0 });
+    // Frames were lost before it: what it shows may have changed any time since the last one seen.
+    const snapshots = log.of('snapshot');
+    expect(shown.since).toBe(snapshots[snapshots.indexOf(shown) - 1]!.t);
     // The gap asks the board for its whole state at once (the heartbeat would come a second later).
     await until(() => sim.commands.some((c) => c.type === 'get_snapshot'));
 

@@ -515,3 +515,21 @@ describe('a board read again', () => {
     expect(ended.length).toBeGreaterThan(0);
   });
 });
+
+describe('lost frames', () => {
+  it('a takeback whose settled board only a frame after a gap shows is read, though it stood 60 ms', () => {
+    const b = BoardScript.of(undefined, 'occupancy');
+    b.move('h2', 'e2').wait(800).press('red').wait(400);
+    // Red takes the cannon back to h2; the frame that showed it set down is lost. The board's
+    // heartbeat shows it 400 ms later, and 60 ms after that Red lifts it again to play it anew.
+    b.lift('e2')
+      .wait(200)
+      .lost((s) => s.place('h2'))
+      .wait(400)
+      .heartbeat()
+      .wait(60);
+    b.lift('h2').wait(300).place('e2').wait(1000);
+    expect(b.of('retract').map((r) => r.ply)).toEqual([1]);
+    expect(b.moves()).toEqual(['h2e2']);
+  });
+});

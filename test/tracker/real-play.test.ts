@@ -53,10 +53,10 @@ const MOSTLY_EXACT = new Set([
 
 /**
  * Rows where a wrong record without an alert in time still happens now and then. None on this
- * sample, nor in the 60-game tables of `npm run real-play` at seeds 1 and 2; seed 3 still has 1 of
- * 1,560 games (a takeback after the clock whose settled board a lost frame hid: shown for 63 ms
- * only): see issue 13's note. A row goes here, with the reason, only while it is
- * being worked on and its sample here shows it.
+ * sample, nor in the 60-game tables of `npm run real-play` at seeds 1 and 3 (the last one, at seed
+ * 3, a takeback whose settled board a lost frame hid, is read since the link says frames were
+ * lost). A row goes here, with the reason, only while it is being worked on and its sample here
+ * shows it.
  */
 const SILENT_OPEN = new Set<string>();
 

@@ -24,6 +24,9 @@ export class BoardScript {
   readonly events: TrackerEmitted[] = [];
   private cells: string[];
   private hand: string[] = [];
+  private losing = false;
+  private sentAt = 0;
+  private lostSince: number | undefined;
 
   constructor(
     readonly game: Game,
@@ -58,7 +61,33 @@ export class BoardScript {
   }
 
   private send(): void {
-    this.tracker.send({ type: 'snapshot', t: this.clock.now(), cells: this.cells.join('') });
+    if (this.losing) {
+      this.lostSince ??= this.sentAt;
+      return;
+    }
+    const since = this.lostSince;
+    this.lostSince = undefined;
+    this.sentAt = this.clock.now();
+    this.tracker.send({
+      type: 'snapshot',
+      t: this.sentAt,
+      cells: this.cells.join(''),
+      ...(since !== undefined ? { since } : {}),
+    });
+  }
+
+  /**
+   * What `steps` do to the board, its frames lost on the link: the next frame sent (a heartbeat,
+   * say) says so, as the serial driver does when the board's sequence numbers jump.
+   */
+  lost(steps: (b: this) => void): this {
+    this.losing = true;
+    try {
+      steps(this);
+    } finally {
+      this.losing = false;
+    }
+    return this;
   }
 
   wait(ms: number): this {
