@@ -263,7 +263,8 @@ function firstChoice(
     const reader = recordAt(judged.emitted, t);
     const game = truthAt(judged.truth, t);
     const ply = reader.findIndex((m, k) => game[k] !== undefined && game[k] !== m);
-    if (ply >= 0) return { after: e.t, choice: { t, ply: ply + 1, line: [game[ply]!] } };
+    // (They say what they played from there on, as an arbiter correcting a scoresheet would.)
+    if (ply >= 0) return { after: e.t, choice: { t, ply: ply + 1, line: game.slice(ply) } };
   }
   return undefined;
 }

@@ -97,8 +97,16 @@ export class Tracker {
   private lastCells: Cells | undefined;
   /** A doubt over which sensor is dead: the worlds read on, this tracker's machine waits. */
   private doubt: { fork: Fork; worlds: World[]; timers: (() => void)[] } | undefined;
+  /**
+   * A doubt recorded as its first world while others still fitted (`undecided`): what each world
+   * would record from the ply it starts at, for the players to say which was played (`choose`).
+   * Ends with the next doubt or correction.
+   */
+  private undecided: { ply: number; line: Move[]; square: Square; reads: 'empty' | 'occupied' }[] | undefined;
   /** The kinds of the machine's alerts raised and not ended (a correction ends them). */
   private readonly standing = new Set<AlertKind>();
+  /** When each ply of the record was read (by index; a correction asks since when a point held). */
+  private readonly plyTimes: number[] = [];
   /** A world's tracker: a doubt of its own breaks its story (one dead sensor at a time). */
   private onFork: (() => void) | undefined;
 
@@ -127,6 +135,7 @@ export class Tracker {
       actor.on(type, (e) => {
         if (e.type === 'alert') this.standing.add(e.alert.kind);
         else if (e.type === 'alertCleared') this.standing.delete(e.kind);
+        else if (e.type === 'gameStart') this.plyTimes[0] = e.t;
         this.deliver(() => this.listeners.emit(e as TrackerEmitted));
       });
     const commit = (c: Parameters<TrackedGame['commit']>[0]): void => {
@@ -185,6 +194,7 @@ export class Tracker {
     }
     const worlds: World[] = [];
     this.doubt = { fork: f, worlds, timers: [] };
+    this.undecided = undefined;
     for (const [index, w] of f.worlds.entries()) {
       // (A copy of the game with its line played: no clock, no journal.)
       const copy = this.copyOfGame(this.port.game.moves.length);
@@ -248,6 +258,7 @@ export class Tracker {
   choose(candidate: number): Result<{ line: string[]; square: string }, CodedError<ChooseErrorCode>> {
     const doubt = this.doubt;
     const count = doubt?.fork.worlds.length ?? 0;
+    if ((!doubt || count < 2) && this.undecided) return this.chooseRecorded(this.undecided, candidate);
     if (!doubt || count < 2)
       return err({ code: 'no_doubt', message: 'no doubt over which sensor is dead stands on this board' });
     const world = doubt.worlds.find((w) => w.index === candidate);
@@ -268,6 +279,27 @@ export class Tracker {
   }
 
   /**
+   * A candidate of a doubt already recorded as its first world: the record is corrected to that
+   * world's line (the moves read since kept, as a correction keeps them) and its point named.
+   */
+  private chooseRecorded(
+    worlds: NonNullable<Tracker['undecided']>,
+    candidate: number,
+  ): Result<{ line: string[]; square: string }, CodedError<ChooseErrorCode>> {
+    const world = worlds[candidate];
+    if (!world)
+      return err({
+        code: 'bad_candidate',
+        message: `candidate ${candidate} is not one of the alert's: give 0 to ${worlds.length - 1}`,
+      });
+    const named = { square: makeSquareName(world.square), line: world.line.map(makeIccs) };
+    if (candidate === 0) return ok(named); // (the one recorded)
+    const done = this.correct(world.ply, world.line, { square: world.square, reads: world.reads });
+    if (!done.ok) return err({ code: 'contradicted', message: done.error.message });
+    return ok(named);
+  }
+
+  /**
    * The players put the record right: from ply `ply` on the game was `line` (a move misread, or
    * one read where a dead sensor hid another), then the moves recorded after those it replaces,
    * as long as they are still legal. The whole line is checked before anything changes; the
@@ -277,6 +309,7 @@ export class Tracker {
   correct(
     ply: number,
     line: readonly Move[],
+    dead?: { readonly square: Square; readonly reads: 'empty' | 'occupied' },
   ): Result<{ plies: number; kept: number }, CodedError<CorrectErrorCode>> {
     if (this.doubt)
       return err({
@@ -306,7 +339,22 @@ export class Tracker {
       if (!copy.value.play(m, at).ok) break;
       kept.push(m);
     }
-    const mask = [...(this.actor?.getSnapshot().context.readings.mask ?? [])];
+    // The points the line set a piece down on (no capture), and when each point last changed.
+    const landings = new Set<Square>();
+    const before = this.copyOfGame(ply - 1);
+    if (before.ok) {
+      const pos = before.value.position.clone();
+      for (const m of line) {
+        if (pos.colorAt(m.to) === 0) landings.add(m.to);
+        pos.play(m);
+      }
+    }
+    const changedAt = this.actor?.getSnapshot().context.readings.squareChangedAt;
+    const since = this.plyTimes[ply - 1] ?? Number.NEGATIVE_INFINITY;
+    // (A doubt's world the players chose: its point is the dead one, not the first world's.)
+    const wrong = dead && this.undecided?.[0]?.square;
+    const mask = [...(this.actor?.getSnapshot().context.readings.mask ?? [])].filter((s) => s !== wrong);
+    this.undecided = undefined;
     this.cancelRetry?.();
     this.cancelRetry = undefined;
     this.actor?.stop();
@@ -338,9 +386,21 @@ export class Tracker {
     const cells = this.lastCells;
     const pos = game.position;
     const stray = cells !== undefined && [...cells].some((c, sq) => c !== '.' && pos.colorAt(sq) === 0);
-    if (failed === undefined && !stray) {
+    if (failed === undefined && dead) {
+      if (!mask.includes(dead.square)) mask.push(dead.square);
+      events.push({
+        type: 'alert',
+        t,
+        alert: sensorFaultAlert(this.options.sensing, pos, dead.square, dead.reads),
+      });
+    } else if (failed === undefined && !stray) {
       for (const m of line) {
-        if (mask.includes(m.to) || pos.colorAt(m.to) === 0 || cells?.[m.to] !== '.') continue;
+        if (mask.includes(m.to) || cells?.[m.to] !== '.') continue;
+        // A piece stands there now, or one was set down there and left, the point never changing
+        // all the while: its sensor never read it.
+        const under = pos.colorAt(m.to) !== 0;
+        const unread = landings.has(m.to) && (changedAt?.[m.to] ?? Number.POSITIVE_INFINITY) < since;
+        if (!under && !unread) continue;
         mask.push(m.to);
         events.push({
           type: 'alert',
@@ -426,6 +486,15 @@ export class Tracker {
     }
     this.endDoubt();
     this.actor?.stop();
+    this.undecided =
+      world && rivals.length > 0
+        ? open.map((w) => ({
+            ply: w.plies - w.moves.length + 1, // (its line's first ply)
+            line: worldLine(w),
+            square: w.square,
+            reads: w.reads,
+          }))
+        : undefined;
     if (fork.worlds.length > 1) events.push({ type: 'alertCleared', kind: 'ambiguous', t: this.clock.now() });
     if (world && rivals.length > 0)
       events.push({ type: 'alert', t: this.clock.now(), alert: undecided(world, rivals) });
@@ -450,6 +519,10 @@ export class Tracker {
 
   /** Hands the game's own events (moves, takebacks, alerts) to the listeners. */
   private announce(events: readonly TrackerEmitted[]): void {
+    for (const e of events) {
+      if (e.type === 'move') this.plyTimes[e.ply] = e.t;
+      else if (e.type === 'retract') this.plyTimes.length = e.ply;
+    }
     this.deliver(() => {
       for (const e of events) this.listeners.emit(e);
     });
@@ -532,6 +605,16 @@ export class Tracker {
   }
 }
 
+/** What a world read from the ply it starts at: its line, then the moves it read on (its takebacks applied). */
+function worldLine(w: World): Move[] {
+  const line = [...w.moves];
+  for (const e of w.recorded) {
+    if (e.type === 'move') line.push(e.move);
+    else line.pop();
+  }
+  return line;
+}
+
 /** The worlds have each read a few moves since the fork and agree on the position now. */
 function converged(open: readonly World[]): boolean {
   const fen = (w: World) => makeFen(w.tracker.port.game.position.toSetup());
@@ -550,7 +633,7 @@ function undecided(world: World, rivals: readonly World[]): Alert {
     message:
       `recorded ${line(world)} (the sensor of ${makeSquareName(world.square)} taken for dead), but play has not ` +
       `told it from ${rivals.map((w) => `${line(w)} (${makeSquareName(w.square)})`).join(' or ')}: if that was ` +
-      'played, say so (correct the record)',
+      'played, say which candidate it was, or correct the record',
     candidates: all.map((w) => w.moves.map(makeIccs)),
     sensors: all.map((w) => makeSquareName(w.square)),
   };

@@ -404,12 +404,12 @@ describe('a dead sensor the game uses', () => {
   it('a capture nobody saw, put right by the players, names the dead point it hid', () => {
     // Random game 10 of seed 1, colour: g8 reads empty; Black's horse went f6 → g8, read as a
     // capture nobody saw on e4 (a colour sensor under a capturer may read the piece below). The
-    // alert says so; the players, 1.5 s later, give the move they played (game/correct). The
-    // record is put right, the moves since kept, and g8, reading empty under the horse, named.
+    // alert says so; the players, 1.5 s later, give the moves they played from there (game/correct).
+    // The record is put right, and g8, reading empty under the horse, named.
     expect(replayRow('dead_used', 'colour', 1, 10).classification.deadNamed).toBe(false);
     const judged = replayRow('dead_used', 'colour', 1, 10, 'choosing');
     const fix = judged.choices[0]!;
-    expect(fix).toMatchObject({ ply: 46, line: ['f6g8'] });
+    expect(fix).toMatchObject({ ply: 46, line: ['f6g8', 'i2i3'] });
     const at = (e: { t: number }) => e.t === fix.t;
     const recorded = judged.emitted.filter((e) => at(e) && (e.type === 'move' || e.type === 'retract'));
     expect(recorded.map((e) => (e.type === 'move' ? e.iccs : e.type))).toEqual([
@@ -513,6 +513,21 @@ describe('a board read again', () => {
     expect(b.moves().at(-1)).toBe('g3g4');
     const ended = b.of('alertCleared').filter((e) => e.kind === 'ambiguous' && e.t > doubt!.t);
     expect(ended.length).toBeGreaterThan(0);
+    // The players may still say it was the other: the record is put right, its point named.
+    expect(b.tracker.choose(1)).toEqual({
+      ok: true,
+      value: { line: ['h7h8', 'h0g2', 'h8i8', 'i0h0', 'c6c5'], square: 'h8' },
+    });
+    b.wait(500);
+    expect(b.moves()).toEqual(['h2e2', 'h7h8', 'h0g2', 'h8i8', 'i0h0', 'c6c5', 'g3g4']);
+    expect(
+      b
+        .of('alert')
+        .filter((a) => a.alert.kind === 'sensor_fault')
+        .map((a) => a.alert.square),
+    ).toEqual(['i7', 'h8']);
+    b.move('a9', 'a8').wait(800);
+    expect(b.moves().at(-1)).toBe('a9a8');
   });
 });
 
@@ -531,5 +546,35 @@ describe('lost frames', () => {
     b.lift('h2').wait(300).place('e2').wait(1000);
     expect(b.of('retract').map((r) => r.ply)).toEqual([1]);
     expect(b.moves()).toEqual(['h2e2']);
+  });
+});
+
+describe('a correction by the players', () => {
+  /** Red's chariot goes i0 → i1, then on to d1; the reader is left lost (nothing reads it again). */
+  function chariotVia(i1Reads: boolean): BoardScript {
+    const b = BoardScript.of(undefined, 'occupancy', { resync: false });
+    b.lift('i0').wait(300);
+    if (i1Reads) b.place('i1').wait(600);
+    else b.wait(600); // (i1's sensor never reads the chariot set down there)
+    b.move('h9', 'g7').wait(800);
+    if (i1Reads) b.lift('i1').place('d1', 300).wait(3000);
+    else b.place('d1', 300, 'x').wait(3000);
+    const line = ['i0i1', 'h9g7', 'i1d1'].map((m) => {
+      const move = parseIccs(m);
+      if (!move.ok) throw new Error(m);
+      return move.value;
+    });
+    expect(b.tracker.correct(1, line)).toMatchObject({ ok: true });
+    b.wait(500);
+    expect(b.moves()).toEqual(['i0i1', 'h9g7', 'i1d1']);
+    return b;
+  }
+  const faults = (b: BoardScript) =>
+    b.of('alert').flatMap((a) => (a.alert.kind === 'sensor_fault' ? [a.alert.square] : []));
+
+  it('names a point a piece of its line was set down on and left, that never read it', () => {
+    expect(faults(chariotVia(false))).toEqual(['i1']);
+    // (A point that read the piece set down there is no dead one.)
+    expect(faults(chariotVia(true))).toEqual([]);
   });
 });
