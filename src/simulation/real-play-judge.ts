@@ -244,7 +244,8 @@ export function judgeGame(
  * What the players say about the first alert after `after` that they can answer: a dead-sensor
  * doubt among whose candidates is the truth (the one whose sensor is `dead`: the players know
  * where they set their pieces down), or an ambiguity after which the record, when they look
- * (REACTION_MS later), has a move they did not play: they give the one they did.
+ * (REACTION_MS later), has a move they did not play or lacks one they did: they give the moves
+ * they played from there.
  */
 function firstChoice(
   judged: JudgedGame,
@@ -262,7 +263,10 @@ function firstChoice(
     }
     const reader = recordAt(judged.emitted, t);
     const game = truthAt(judged.truth, t);
-    const ply = reader.findIndex((m, k) => game[k] !== undefined && game[k] !== m);
+    // The first move the record has wrong, or, the record behind (it could not tell what was
+    // played), the first it lacks.
+    let ply = reader.findIndex((m, k) => game[k] !== undefined && game[k] !== m);
+    if (ply < 0 && reader.length < game.length) ply = reader.length;
     // (They say what they played from there on, as an arbiter correcting a scoresheet would.)
     if (ply >= 0) return { after: e.t, choice: { t, ply: ply + 1, line: game.slice(ply) } };
   }

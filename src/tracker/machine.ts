@@ -761,6 +761,10 @@ function syncAlerts(context: Context, emit: (e: MachineEmitted) => void): Partia
     sayAmbiguous(blindAlert(context, v.blind));
     return { raised, doubted: true, said };
   }
+  if (v.kind === 'wait' && v.masked !== undefined) {
+    sayAmbiguous(maskedLandingAlert(context, v.masked, v.candidates));
+    return { raised, doubted: true, said };
+  }
   if (v.kind === 'commit' && v.resynced) {
     sayAmbiguous(resyncAlert(context, v.moves, v.revision));
     return { raised, doubted: true, said };
@@ -1098,6 +1102,29 @@ function doubtAlert(context: Context, moves: readonly Move[], rivals: readonly (
       `recorded ${line(moves)}, but ${instead}: if it was another move, say which (correct the ` +
       'record), or take the moves since back and play them again, lifting a captured piece off first',
     candidates: [moves, ...rivals].map((l) => l.map(makeIccs)),
+  };
+}
+
+function maskedLandingAlert(
+  context: Context,
+  moves: readonly Move[],
+  captures: readonly (readonly Move[])[],
+): Alert {
+  const from = moves[0]!.from;
+  const piece = context.game.position.pieceAt(from);
+  const what = piece
+    ? `the ${piece.color} ${ROLE_NAMES[piece.role]} from ${sq(from)}`
+    : `the piece from ${sq(from)}`;
+  const points = moves.map((m) => sq(m.to)).join(' or ');
+  const took = captures.map((l) => sq(l[0]!.to));
+  return {
+    kind: 'ambiguous',
+    side: context.game.position.turn,
+    message:
+      `${what} has been off the board a while: if it stands on ${points}, whose sensor is dead` +
+      `${took.length > 0 ? `, or took on ${took.join(' or ')}` : ''}, press the clock or say which ` +
+      '(correct the record); if not, set it down',
+    candidates: [...captures.map((l) => l.map(makeIccs)), ...moves.map((m) => [makeIccs(m)])],
   };
 }
 

@@ -157,6 +157,11 @@ export type Verdict =
        * `knockDoubt`): recorded at `recheckAt` unless the board shows otherwise first.
        */
       hold?: Move[];
+      /**
+       * The mover's piece has been off its point a while, and may stand on a point whose sensor is
+       * dead (these moves): nothing will show it but the opponent's reply or the mover's clock.
+       */
+      masked?: Move[];
       keep: Move[][];
       recheckAt?: number | undefined;
     }
@@ -400,6 +405,7 @@ export function judge(input: ReaderInput): Verdict {
           ...(blind.length > 0 ? { blind } : {}),
         };
     }
+    if (verdict.kind === 'wait') return withMaskedLandings(input, ctx, verdict);
     return verdict;
   }
 
@@ -442,6 +448,32 @@ export function judge(input: ReaderInput): Verdict {
   if (unseen.length > 1) return { kind: 'doubt', worlds: unseen };
   const last = suspectDeadSquare(input, nearFits, ctx);
   return readAgain(input, ctx, last) ?? last;
+}
+
+/**
+ * A wait with a piece of the mover's off its point for `maskAfterMs`, the board still as long, that
+ * could stand on a masked point (its sensor dead): those moves, to be said with the captures
+ * nobody saw that may be the move as well (the player may be done, the game over, with nobody to
+ * reply).
+ */
+function withMaskedLandings(
+  input: ReaderInput,
+  ctx: Ctx,
+  verdict: Extract<Verdict, { kind: 'wait' }>,
+): Verdict {
+  if (ctx.mask.size === 0 || verdict.ambiguous) return verdict;
+  // (Beside captures nobody saw land, if any: the mover's own one-move lines.)
+  if (verdict.candidates.some((l) => l.length > 1)) return verdict;
+  const side = input.base.turnCode;
+  const held = verdict.lifted.filter((sq) => input.base.colorAt(sq) === side);
+  if (held.length !== 1) return verdict;
+  const from = held[0]!;
+  const since = Math.max(ctx.first.get(from) ?? ctx.now, lastChange(ctx));
+  const moves = input.base.legalMovesFrom((sq) => sq === from).filter((m) => ctx.mask.has(m.to));
+  if (moves.length === 0) return verdict;
+  const at = since + ctx.timing.maskAfterMs;
+  if (ctx.now < at) return { ...verdict, recheckAt: Math.min(verdict.recheckAt ?? at, at) };
+  return { ...verdict, masked: moves };
 }
 
 /** The board still this long with nothing fitting it: it is read again from the record. */

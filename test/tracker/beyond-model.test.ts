@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Game } from '../../src/game/game.js';
-import { makeSquareName, parseIccs } from '../../src/rules/index.js';
+import { makeSquareName, parseIccs, parseSquare } from '../../src/rules/index.js';
 import type { Sensing } from '../../src/sensors/snapshot.js';
 import { physicalPlay } from '../../src/simulation/physical-play.js';
 import {
@@ -17,6 +17,7 @@ import {
   sample,
 } from '../../src/simulation/real-play-judge.js';
 import type { MoveRecord } from '../../src/tracker/game-port.js';
+import { expectedCells } from '../../src/tracker/reader.js';
 import { runSensorEvents } from '../../src/tracker/run.js';
 import type { Tracker } from '../../src/tracker/tracker.js';
 import { liuDahuaGames, positionOf } from './physical-support.js';
@@ -576,5 +577,30 @@ describe('a correction by the players', () => {
     expect(faults(chariotVia(false))).toEqual(['i1']);
     // (A point that read the piece set down there is no dead one.)
     expect(faults(chariotVia(true))).toEqual([]);
+  });
+});
+
+describe('a piece that may stand on a dead point', () => {
+  /** The sensor on e2 reads occupied from the start (named at setup); Red lifts the elephant on c0. */
+  function elephantHeld(ms: number): BoardScript {
+    const game = Game.start(undefined);
+    if (!game.ok) throw new Error(game.error.message);
+    const cells = [...expectedCells(game.value.position, 'occupancy')];
+    cells[parseSquare('e2')!] = 'x';
+    const b = new BoardScript(game.value, 'occupancy', {}, cells.join(''));
+    b.wait(1500).heartbeat().wait(500);
+    return b.lift('c0').wait(ms);
+  }
+  const said = (b: BoardScript) =>
+    b.of('alert').filter((a) => a.alert.message.includes('off the board a while'));
+
+  it('is said once it has been off its point a while, and the clock records it there', () => {
+    expect(said(elephantHeld(2000))).toEqual([]);
+    const b = elephantHeld(2600);
+    expect(said(b).map((a) => a.alert)).toEqual([
+      expect.objectContaining({ kind: 'ambiguous', candidates: [['c0e2']] }),
+    ]);
+    b.press('red').wait(1500);
+    expect(b.moves()).toEqual(['c0e2']);
   });
 });
