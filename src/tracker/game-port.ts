@@ -6,6 +6,7 @@
 import type { Game, PlayedMove } from '../game/game.js';
 import { type Color, type Move, makeIccs, type Position } from '../rules/index.js';
 import type { GameView, MachineEmitted, TrackerEmitted } from './machine.js';
+import type { RecordDoubt } from './reader.js';
 
 /**
  * Where the moves are recorded (the journal): each is written before the machine hears it was
@@ -16,8 +17,15 @@ export interface MoveRecord {
   retract(ply: number, t: number): { ok: true } | { ok: false; retryMs: number };
 }
 
+/** A move of the record stays in doubt, for a board read again to change, this many moves on. */
+const DOUBT_PLIES = 12;
+
+const sameMove = (a: Move, b: Move): boolean => a.from === b.from && a.to === b.to;
+
 export class TrackedGame {
   private current: Position;
+  /** Plies of the record in doubt, and what each may have been instead. */
+  private doubts: { readonly ply: number; readonly rivals: Move[] }[] = [];
   private before: Position | undefined;
   /** The side whose general is in check, while the check alert stands. */
   private checked: Color | undefined;
@@ -44,6 +52,7 @@ export class TrackedGame {
       outcome: o
         ? { result: o.result, reason: o.reason, ...(o.detail ? { detail: o.detail } : {}) }
         : undefined,
+      doubts: this.doubtsView(),
     };
   }
 
@@ -62,16 +71,16 @@ export class TrackedGame {
     const { t } = c;
     let progressed = false;
     const refused = (retryMs: number) => (progressed ? { events } : { events, retryMs });
-    if (c.revision) {
+    for (let k = 0; k < (c.revision ? (c.retracts ?? 1) : 0); k++) {
       const ply = this.game.moves.length;
       const last = this.game.moves.at(-1);
       if (!this.undoLast(t)) {
-        return {
-          events: [
-            { type: 'alert', t, alert: { kind: 'move_rejected', message: 'the game refused the takeback' } },
-          ],
-          rejected: 'takeback refused',
-        };
+        events.push({
+          type: 'alert',
+          t,
+          alert: { kind: 'move_rejected', message: 'the game refused the takeback' },
+        });
+        return { events, rejected: 'takeback refused' };
       }
       const written = this.record?.retract(ply, t);
       if (written && !written.ok) {
@@ -82,6 +91,7 @@ export class TrackedGame {
       events.push({ type: 'retract', ply, t });
       progressed = true;
     }
+    const plies = this.game.moves.length;
     for (const move of c.moves) {
       const ended = this.game.outcome;
       const offer = this.game.pendingDrawOffer;
@@ -127,8 +137,40 @@ export class TrackedGame {
       progressed = true;
       if (this.game.isOver && !this.game.canPlayOn) break;
     }
+    this.holdInDoubt(plies, c.moves, c.rivals);
     this.checkAlert(events, t);
     return { events };
+  }
+
+  /**
+   * The moves just played from ply `plies + 1` on, beside rival lines that fit as well: where each
+   * rival parts from them, that move of the record is held in doubt (kept for DOUBT_PLIES moves).
+   */
+  private holdInDoubt(
+    plies: number,
+    moves: readonly Move[],
+    rivals: readonly (readonly Move[])[] = [],
+  ): void {
+    for (const rival of rivals) {
+      const k = rival.findIndex((m, i) => moves[i] === undefined || !sameMove(m, moves[i]!));
+      if (k < 0 || moves[k] === undefined) continue;
+      const ply = plies + k + 1;
+      const held = this.doubts.find((d) => d.ply === ply);
+      if (!held) this.doubts.push({ ply, rivals: [rival[k]!] });
+      else if (!held.rivals.some((r) => sameMove(r, rival[k]!))) held.rivals.push(rival[k]!);
+    }
+  }
+
+  /** The moves of the record in doubt, as the move reader reads them (see `RecordDoubt`). */
+  private doubtsView(): RecordDoubt[] {
+    const n = this.game.moves.length;
+    // (Taken back since, or too far back to change now: forgotten.)
+    this.doubts = this.doubts.filter((d) => d.ply <= n && n - d.ply < DOUBT_PLIES);
+    return this.doubts.map((d) => ({
+      before: this.game.positionAfter(d.ply - 1)!,
+      rivals: d.rivals,
+      played: this.game.moves.slice(d.ply - 1).map((m) => m.move),
+    }));
   }
 
   /** A check is announced once, and ended when the side is out of it (or the game is over). */

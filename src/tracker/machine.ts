@@ -28,6 +28,7 @@ import {
   judge,
   MIN_CARRY_MS,
   moverLifted,
+  type RecordDoubt,
   type Verdict,
 } from './reader.js';
 import { Readings } from './readings.js';
@@ -89,6 +90,8 @@ export interface GameView {
   /** Over by an ending a further legal move withdraws (an unclaimed repetition, the move limit…). */
   readonly canPlayOn: boolean;
   readonly outcome: { result: string; reason: string; detail?: string } | undefined;
+  /** Moves of the record in doubt, the newest last (see `RecordDoubt`). */
+  readonly doubts: readonly RecordDoubt[];
 }
 
 export type TrackerState =
@@ -148,7 +151,17 @@ export interface StateDetail {
 
 /** What the machine emits: `commit` and `foul` are for the tracker, the rest is public. */
 export type MachineEmitted =
-  | { type: 'commit'; moves: readonly Move[]; revision: boolean; t: number; frameT: number }
+  | {
+      type: 'commit';
+      moves: readonly Move[];
+      revision: boolean;
+      t: number;
+      frameT: number;
+      /** With `revision`: how many moves are taken back (one when absent). */
+      retracts?: number;
+      /** Lines that fit as well, set aside: the moves they change are held in doubt. */
+      rivals?: readonly (readonly Move[])[];
+    }
   | { type: 'foul'; side: Color; t: number }
   | { type: 'alert'; alert: Alert; t: number }
   | { type: 'alertCleared'; kind: AlertKind; t: number }
@@ -291,7 +304,8 @@ export function createTrackerMachine() {
         Math.max(0, (context.unfitSince ?? context.now()) + context.options.outOfSyncMs - context.now()),
       recheck: ({ context }) => {
         const v = context.verdict;
-        const at = v.kind === 'wait' || v.kind === 'unknown' ? v.recheckAt : undefined;
+        const at =
+          v.kind === 'wait' || v.kind === 'unknown' || v.kind === 'illegal' ? v.recheckAt : undefined;
         return at === undefined ? NEVER : Math.max(1, at - context.now() + 1);
       },
       buttonGrace: ({ context }) =>
@@ -325,6 +339,7 @@ export function createTrackerMachine() {
       commitLater: ({ context }) => context.verdict.kind === 'commit',
       isTakebackRefused: ({ context }) => context.verdict.kind === 'takeback_refused',
       isIllegal: ({ context }) => context.verdict.kind === 'illegal',
+      notIllegal: ({ context }) => context.verdict.kind !== 'illegal',
       tournament: ({ context }) => context.options.foulAfterMs > 0,
       // (The event's own answer: the context still holds the previous one when guards run.)
       rejected: ({ event }) => event.type === 'applied' && event.rejected !== undefined,
@@ -411,6 +426,8 @@ export function createTrackerMachine() {
           revision: v.revision,
           t: context.now(),
           frameT: context.readings.changedAt,
+          ...(v.retracts !== undefined ? { retracts: v.retracts } : {}),
+          ...(v.rivals !== undefined ? { rivals: v.rivals } : {}),
         });
       }),
       emitFoul: enqueueActions(({ context, enqueue }) => {
@@ -679,6 +696,9 @@ export function createTrackerMachine() {
           illegal: {
             entry: 'emitIllegal',
             exit: 'clearIllegal',
+            // The board, still a while, may read as legal moves after all (see reader.ts readAgain).
+            after: { recheck: { actions: 'judge' } },
+            always: { guard: 'notIllegal', target: 'judging' },
             initial: 'standing',
             states: {
               standing: {
@@ -766,7 +786,7 @@ function syncAlerts(context: Context, emit: (e: MachineEmitted) => void): Partia
     return { raised, doubted: true, said };
   }
   if (v.kind === 'commit' && v.resynced) {
-    sayAmbiguous(resyncAlert(context, v.moves, v.revision));
+    sayAmbiguous(resyncAlert(context, v.moves, v.revision ? (v.retracts ?? 1) : 0));
     return { raised, doubted: true, said };
   }
   // Another line fits as well, set aside as the weaker story: say so. (A capture unseen,
@@ -826,6 +846,7 @@ function evaluate(context: Context): Partial<Context> {
       maskAfterMs: context.options.maskAfterMs,
     },
     resync: context.options.resync,
+    doubts: context.game.doubts,
   });
   // The record changing again and again on one board is no reading of it: nothing fits.
   const verdict: Verdict =
@@ -1128,9 +1149,15 @@ function maskedLandingAlert(
   };
 }
 
-function resyncAlert(context: Context, moves: readonly Move[], revision: boolean): Alert {
+function resyncAlert(context: Context, moves: readonly Move[], retracts: number): Alert {
   const last = context.game.previous?.move;
-  const taken = revision && last ? `${makeIccs(last)} taken back, then ` : '';
+  const from = context.game.plies - retracts + 1;
+  const taken =
+    retracts > 1
+      ? `the record from ply ${from} on changed to `
+      : retracts === 1 && last
+        ? `${makeIccs(last)} taken back, then `
+        : '';
   return {
     kind: 'ambiguous',
     side: context.game.position.turn,

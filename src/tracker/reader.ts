@@ -28,7 +28,7 @@ import {
 } from '../rules/index.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
 import type { Spell } from './lifts.js';
-import { resyncLines } from './resync.js';
+import { RETRACT_COST, type ResyncRoot, resyncLines } from './resync.js';
 
 /** The cells a position shows to sensors of one kind. */
 export function expectedCells(pos: Position, sensing: Sensing): Cells {
@@ -71,6 +71,19 @@ export interface Evidence {
   readonly history?: { spells(sq: Square): readonly Spell[]; firstVisit(sq: Square): number | undefined };
 }
 
+/**
+ * A move the record holds in doubt (recorded beside rivals that fit the board as well), and the
+ * record from it on: a board that later fits a rival's line, not the record, is read so.
+ */
+export interface RecordDoubt {
+  /** The position before the move in doubt. */
+  readonly before: Position;
+  /** What it may have been instead. */
+  readonly rivals: readonly Move[];
+  /** The record from it on: the move in doubt, then the moves after it. */
+  readonly played: readonly Move[];
+}
+
 export interface ReaderInput {
   readonly base: Position;
   /** The position before the last confirmed move and that move: for revisions and takebacks. */
@@ -104,6 +117,8 @@ export interface ReaderInput {
   readonly probing?: boolean;
   /** A board nothing fits may be read again from the record (./resync.ts); false: never. */
   readonly resync?: boolean;
+  /** Moves of the record in doubt (newest last): a board read again may change one to a rival. */
+  readonly doubts?: readonly RecordDoubt[];
 }
 
 export type Verdict =
@@ -139,6 +154,8 @@ export type Verdict =
       blind?: Move[];
       /** Read again from the record after nothing fitted the board (./resync.ts): said. */
       resynced?: true;
+      /** With `revision`: this many moves taken back first (one when absent). */
+      retracts?: number;
     }
   /** Pieces in the hand, or lines that disagree: wait for more evidence. */
   | {
@@ -165,8 +182,11 @@ export type Verdict =
       keep: Move[][];
       recheckAt?: number | undefined;
     }
-  /** A piece stands where it may not legally go. */
-  | { kind: 'illegal'; displacement: Displacement }
+  /**
+   * A piece stands where it may not legally go. `recheckAt`: when the board, still that long, may be
+   * read again as legal moves after all (see `readAgain`).
+   */
+  | { kind: 'illegal'; displacement: Displacement; recheckAt?: number }
   /** The board is back before the last move, and takebacks are not allowed. */
   | { kind: 'takeback_refused' }
   /**
@@ -441,7 +461,10 @@ export function judge(input: ReaderInput): Verdict {
   }
 
   const illegal = findIllegal(roots, ctx) ?? displaced(input, nearFits, ctx);
-  if (illegal) return { kind: 'illegal', displacement: illegal };
+  if (illegal) {
+    const verdict: Verdict = { kind: 'illegal', displacement: illegal };
+    return readAgain(input, ctx, verdict) ?? verdict;
+  }
 
   const unseen = unseenLanding(input, ctx);
   if (unseen.length === 1) return { kind: 'suspect', square: unseen[0]!.square, reads: 'empty' };
@@ -476,8 +499,13 @@ function withMaskedLandings(
   return { ...verdict, masked: moves };
 }
 
+/** Moves of every line after which an ambiguity play goes on past is recorded (see `decide`). */
+const DOUBT_RECORDED_AFTER = 4;
+
 /** The board still this long with nothing fitting it: it is read again from the record. */
 const RESYNC_STILL_MS = 500;
+/** A piece standing where it may not go this long, the board still, may be read again (above). */
+const ILLEGAL_RESYNC_STILL_MS = 4000;
 /** The longest line a board is read again as. */
 const RESYNC_PLIES = 4;
 /** The most worlds (each a dead sensor and its line) a board read again may leave open. */
@@ -491,17 +519,24 @@ const RESYNC_WORLDS = 6;
  */
 function readAgain(input: ReaderInput, ctx: Ctx, verdict: Verdict): Verdict | undefined {
   if (input.probing || input.resync === false) return undefined;
-  if (verdict.kind !== 'unknown' && verdict.kind !== 'suspect') return undefined;
-  const still = lastChange(ctx) + RESYNC_STILL_MS;
+  if (verdict.kind !== 'unknown' && verdict.kind !== 'suspect' && verdict.kind !== 'illegal')
+    return undefined;
+  // A piece set down where it may not go stands a while before it is put right (rule 6), and
+  // occupancy reads many a shuffle of pieces as one: only a move held in doubt changed to a rival
+  // reads it again, once it has stood longer than a placement is left to be put right.
+  const illegal = verdict.kind === 'illegal';
+  if (illegal && (input.doubts ?? []).length === 0) return undefined;
+  const still = lastChange(ctx) + (illegal ? ILLEGAL_RESYNC_STILL_MS : RESYNC_STILL_MS);
   if (ctx.now < still) {
-    if (verdict.kind !== 'unknown') return undefined;
-    return { kind: 'unknown', recheckAt: Math.min(verdict.recheckAt ?? still, still) };
+    if (verdict.kind === 'suspect') return undefined;
+    return { ...verdict, recheckAt: Math.min(verdict.recheckAt ?? still, still) };
   }
   const previous = input.previous;
   const lines = resyncLines({
     roots: [
-      { position: input.base, retract: 0 },
-      ...(previous ? [{ position: previous.position, retract: 1 as const, played: previous.move }] : []),
+      ...(illegal ? [] : [{ position: input.base, retract: 0 }]),
+      ...(previous && !illegal ? [{ position: previous.position, retract: 1, played: previous.move }] : []),
+      ...rivalRoots(input.doubts ?? []),
     ],
     obs: ctx.obs,
     mask: ctx.mask,
@@ -524,12 +559,16 @@ function readAgain(input: ReaderInput, ctx: Ctx, verdict: Verdict): Verdict | un
     return { kind: 'unknown', recheckAt: Math.min(verdict.recheckAt ?? at, at) };
   }
   const dead = lines.filter((l) => l.dead !== undefined);
+  // A piece set down where it may not go, read as legal moves only if the board shows them exactly
+  // (an illegal placement stands until corrected: it is alerted, never read as a dead sensor).
+  if (verdict.kind === 'illegal' && dead.length > 0) return undefined;
   // A dead sensor either way, or under the record as it stands: the reader's own reading of it.
   if (lines.some((l) => l.moves.length === 0)) return undefined;
   if (verdict.kind === 'suspect' && dead.length > 0) return undefined;
   if (dead.length === lines.length) {
-    // (Each world is a reader of its own: more than a few is no reading, the board is out of sync.)
-    if (lines.length > RESYNC_WORLDS) return undefined;
+    // (Each world is a reader of its own: more than a few is no reading, the board is out of sync.
+    // A world takes back one move at most.)
+    if (lines.length > RESYNC_WORLDS || lines.some((l) => l.retract > 1)) return undefined;
     return {
       kind: 'doubt',
       worlds: lines.map((l) => ({
@@ -544,7 +583,33 @@ function readAgain(input: ReaderInput, ctx: Ctx, verdict: Verdict): Verdict | un
   if (lines.some((l) => l.retract !== retract)) return undefined;
   const agreed = commonPrefix(lines.map((l) => l.moves));
   if (agreed.length === 0) return undefined;
-  return { kind: 'commit', moves: agreed, revision: retract === 1, ready: true, resynced: true };
+  return {
+    kind: 'commit',
+    moves: agreed,
+    revision: retract > 0,
+    ready: true,
+    resynced: true,
+    ...(retract > 1 ? { retracts: retract } : {}),
+  };
+}
+
+/**
+ * For each move of the record in doubt, each rival: the record with that move changed to it (the
+ * moves after it kept, while they stay legal), as a root to read the board again from.
+ */
+function rivalRoots(doubts: readonly RecordDoubt[]): ResyncRoot[] {
+  const roots: ResyncRoot[] = [];
+  for (const d of doubts) {
+    for (const rival of d.rivals) {
+      const pos = d.before.clone();
+      if (!pos.isLegal(rival)) continue;
+      pos.play(rival);
+      const kept = d.played.slice(1);
+      if (!kept.every((m) => pos.isLegal(m) && (pos.play(m), true))) continue;
+      roots.push({ position: pos, retract: d.played.length, prefix: [rival, ...kept], cost: RETRACT_COST });
+    }
+  }
+  return roots;
 }
 
 /**
@@ -776,6 +841,19 @@ function decide(input: ReaderInput, fits: Explanation[]): Verdict {
   }
   // The opponent has moved in every explanation and still they disagree: say so.
   const ambiguous = !revision && lines.every((l) => l.length >= 2);
+  // Play has gone on past it (the reply and the next move made in every line, nothing in the hand)
+  // and no evidence ends it: the record cannot wait for ever. The likeliest line's move is recorded
+  // (the fewest captures nobody saw land; the first of those), the others said beside it (rivals,
+  // below), held in doubt: the players may correct it, and a board it no longer reads changes it.
+  if (
+    ambiguous &&
+    lines.every((l) => l.length >= DOUBT_RECORDED_AFTER) &&
+    fits.every((e) => e.hand.length === 0)
+  ) {
+    const seen = Math.min(...fits.map((e) => e.hidden));
+    const likeliest = fits.find((e) => e.hidden === seen)!;
+    return { kind: 'commit', moves: [likeliest.line[0]!], revision: false, ready: true };
+  }
   // Lines the opponent has moved in are kept while the ambiguity lasts: a later board may need
   // them (a third move) though the board in between fits shorter lines with pieces in the hand.
   // Kept as they stand when the board shows their position exactly (nothing in the hand): the next

@@ -1,7 +1,8 @@
 /**
  * Reading a board again that the move reader has lost: the shortest legal lines from the confirmed
- * position (or from the one before its last move, that move taken back) after which the board
- * reads as it stands, but for at most one point whose sensor does not read what stands there.
+ * position (or from the one before its last move, that move taken back, or with a move the record
+ * holds in doubt changed to one of its rivals) after which the board reads as it stands, but for
+ * at most one point whose sensor does not read what stands there.
  *
  * The reader's judgement follows the evidence as it comes (which piece left first, what was seen
  * set down); when a dead sensor or a hurried hand has led it astray, nothing it can say fits the
@@ -12,8 +13,9 @@ import type { Move, Position, Square } from '../rules/index.js';
 
 /** A line that reads the board, played on a root. */
 export interface ResyncLine {
-  /** Moves taken back from the record before the line (0, or 1 for the root before the last move). */
-  readonly retract: 0 | 1;
+  /** Moves taken back from the record before the line is played (its root's). */
+  readonly retract: number;
+  /** The root's own moves (`ResyncRoot.prefix`), then those found. */
   readonly moves: Move[];
   /**
    * The one point the board does not read as the line leaves it: its sensor reads `reads` always;
@@ -23,8 +25,16 @@ export interface ResyncLine {
 }
 
 export interface ResyncRoot {
+  /** Where the search starts: after the record's moves, `retract` of them taken back, then `prefix`. */
   readonly position: Position;
-  readonly retract: 0 | 1;
+  readonly retract: number;
+  /** Moves played on the record, `retract` taken back, to reach `position` (a rival's line). */
+  readonly prefix?: readonly Move[];
+  /**
+   * What the root's own story costs (see the costs below): by default each move taken back; a
+   * rival's line changes one move of the record whatever it keeps.
+   */
+  readonly cost?: number;
   /** The record's move from this root (a line beginning with it is one from the next root). */
   readonly played?: Move;
 }
@@ -60,7 +70,7 @@ const fits = (color: number, o: number): boolean => (o === 3 ? color !== 0 : col
  * dies rarely; a long line of moves nobody saw made is no likelier).
  */
 const MOVE_COST = 1;
-const RETRACT_COST = 2;
+export const RETRACT_COST = 2;
 const DEAD_COST = 3;
 
 /**
@@ -73,6 +83,7 @@ export function resyncLines(input: ResyncInput): ResyncLine[] {
   const better = (a: number, b: number): number => a - b;
   let nodes = 0;
   for (const root of input.roots) {
+    const rootCost = root.cost ?? root.retract * RETRACT_COST;
     const pos = root.position.clone();
     const wrong = new Uint8Array(90);
     let nwrong = 0;
@@ -87,21 +98,25 @@ export function resyncLines(input: ResyncInput): ResyncLine[] {
     const offer = (): void => {
       // (No move at all, one dead sensor: the reader's own reading of a dead sensor, in the running
       // so that a dearer line does not beat it. A move taken back and nothing played is a takeback.)
-      if (nwrong > 1 || (line.length === 0 && (nwrong === 0 || root.retract === 1))) return;
+      const own = root.prefix?.length ?? 0;
+      if (nwrong > 1 || (line.length + own === 0 && nwrong === 0) || (line.length === 0 && root.retract > 0))
+        return;
       let dead: ResyncLine['dead'];
       if (nwrong === 1) {
         const sq = wrong.indexOf(1);
         dead = { square: sq, reads: input.obs[sq] === 0 ? 'empty' : 'occupied', from: input.deadFrom(sq) };
       }
-      for (let k = root.retract; k < line.length; k++) {
+      // (The first move after one taken back, or a rival's line, was made before the evidence began.)
+      for (let k = root.retract > 0 && own === 0 ? 1 : 0; k < line.length; k++) {
         const m = line[k]!;
         if (m.from !== dead?.square && !input.takenOff(m.from)) return;
         if (!captures[k] && m.to !== dead?.square && !input.setDown(m.to)) return;
       }
-      const cost = root.retract * RETRACT_COST + line.length * MOVE_COST + (dead ? DEAD_COST : 0);
+      const cost = rootCost + line.length * MOVE_COST + (dead ? DEAD_COST : 0);
       const order = bestCost === undefined ? -1 : better(cost, bestCost);
       if (order > 0) return;
-      const found: ResyncLine = { retract: root.retract, moves: [...line], ...(dead ? { dead } : {}) };
+      const moves = [...(root.prefix ?? []), ...line];
+      const found: ResyncLine = { retract: root.retract, moves, ...(dead ? { dead } : {}) };
       if (order < 0) {
         best = [found];
         bestCost = cost;
@@ -113,8 +128,7 @@ export function resyncLines(input: ResyncInput): ResyncLine[] {
       // Each move mends at most two points (where it left, where it landed).
       if (left === 0 || nwrong - 2 * left > 1) return;
       // (A longer line than the best found so far, or one that cannot beat its count, is no use.)
-      if (bestCost !== undefined && root.retract * RETRACT_COST + (line.length + 1) * MOVE_COST > bestCost)
-        return;
+      if (bestCost !== undefined && rootCost + (line.length + 1) * MOVE_COST > bestCost) return;
       for (const m of pos.legalMoves()) {
         if (line.length === 0 && root.played && m.from === root.played.from && m.to === root.played.to)
           continue;

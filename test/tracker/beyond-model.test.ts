@@ -604,3 +604,26 @@ describe('a piece that may stand on a dead point', () => {
     expect(b.moves()).toEqual(['c0e2']);
   });
 });
+
+describe('a capture occupancy cannot tell, play going on', () => {
+  it('is recorded as its first reading, in doubt, and changed when the board later shows the other', () => {
+    // The red horse on f4 takes on e6 or g6 (its victim's point never reads empty): nothing tells
+    // which. Black and Red move on; the record cannot wait for ever.
+    const b = BoardScript.of('4k4/9/9/4p1p2/9/5N3/9/9/9/4K4 w - - 0 1', 'occupancy');
+    b.swapCapture('f4', 'g6').wait(600);
+    b.move('e9', 'd9').wait(600).move('e0', 'e1').wait(600).move('d9', 'e9').wait(1500);
+    expect(b.moves()).toEqual(['f4e6', 'e9d9', 'e0e1', 'd9e9']);
+    const doubt = b
+      .of('alert')
+      .filter((a) => a.alert.kind === 'ambiguous' && a.alert.candidates?.[0]?.[0] === 'f4e6');
+    expect(doubt.length).toBeGreaterThan(0);
+    // The pawn on e6 moves: it was g6 that was taken. The record is put right from the capture on.
+    b.move('e1', 'e0').wait(600).move('e6', 'e5').wait(6000);
+    expect(b.moves()).toEqual(['f4g6', 'e9d9', 'e0e1', 'd9e9', 'e1e0', 'e6e5']);
+    const said = b.of('alert').find((a) => a.alert.message.includes('the record from ply 1 on changed to'));
+    expect(said?.alert).toMatchObject({
+      kind: 'ambiguous',
+      candidates: [['f4g6', 'e9d9', 'e0e1', 'd9e9', 'e1e0', 'e6e5']],
+    });
+  });
+});

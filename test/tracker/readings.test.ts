@@ -61,6 +61,7 @@ describe('the machine context', () => {
           over: false,
           canPlayOn: false,
           outcome: undefined,
+          doubts: [],
         },
         now: () => 0,
       },

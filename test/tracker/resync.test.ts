@@ -124,6 +124,18 @@ describe('reading a lost board again', () => {
     expect(read({ roots, obs, takenOff: (s) => s !== sq('i0') })).toEqual([]);
   });
 
+  it('reads from a root with a move of the record changed, at the cost of one move changed', () => {
+    // The record says h2e2 h9g7 (in doubt: maybe h2d2), and the board shows h2d2 h9g7 h0g2.
+    const rival = played(start, 'h2d2 h9g7');
+    const roots = [
+      { position: played(start, 'h2e2 h9g7'), retract: 0 },
+      { position: rival, retract: 2, prefix: ['h2d2', 'h9g7'].map(move), cost: 2 },
+    ];
+    expect(read({ roots, obs: board(played(start, 'h2d2 h9g7 h0g2'), 'colour') })).toEqual([
+      'retract, h2d2 h9g7 h0g2',
+    ]);
+  });
+
   it('ignores what a masked point reads', () => {
     const now = played(start, 'h2e2 h9g7');
     const obs = board(now, 'colour', { a3: '.' });
