@@ -605,7 +605,15 @@ function rivalRoots(doubts: readonly RecordDoubt[]): ResyncRoot[] {
       if (!pos.isLegal(rival)) continue;
       pos.play(rival);
       const kept = d.played.slice(1);
-      if (!kept.every((m) => pos.isLegal(m) && (pos.play(m), true))) continue;
+      let legal = true;
+      for (const m of kept) {
+        if (!pos.isLegal(m)) {
+          legal = false;
+          break;
+        }
+        pos.play(m);
+      }
+      if (!legal) continue;
       roots.push({ position: pos, retract: d.played.length, prefix: [rival, ...kept], cost: RETRACT_COST });
     }
   }
