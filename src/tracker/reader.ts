@@ -512,10 +512,11 @@ const RESYNC_PLIES = 4;
 const RESYNC_WORLDS = 6;
 
 /**
- * The reader has lost the board (nothing fits, or only a dead sensor under the record would):
- * the board read again as a short line from the confirmed position or the one before it
- * (./resync.ts). A line the board shows exactly beats a dead sensor under the record; a dead
- * sensor is only one whose reading has held a while. Said when committed (`resynced`).
+ * The reader has lost the board (nothing fits, only a dead sensor under the record would, or an
+ * illegal move has stood 4 s): the board read again as a short line from the confirmed position,
+ * the one before it, or the record with a move it holds in doubt changed to a rival (./resync.ts).
+ * A line the board shows exactly beats a dead sensor under the record; a dead sensor is only one
+ * whose reading has held a while. Said when committed (`resynced`).
  */
 function readAgain(input: ReaderInput, ctx: Ctx, verdict: Verdict): Verdict | undefined {
   if (input.probing || input.resync === false) return undefined;
