@@ -241,9 +241,10 @@ interface Context {
   readonly raised: ReadonlySet<'out_of_sync' | 'ambiguous'>;
   /**
    * An ambiguity was settled by the likelier story, not by proof: its alert stands, saying what
-   * was recorded and what else it may have been, until the next move is recorded.
+   * was recorded and what else it may have been, until the record goes past this many moves (the
+   * move in doubt taken back and another read in its place is no less in doubt).
    */
-  readonly doubted: boolean;
+  readonly doubted: number | undefined;
   /** The message of the `ambiguous` alert standing: the same said again is not published again. */
   readonly said: string | undefined;
   /**
@@ -458,7 +459,9 @@ export function createTrackerMachine() {
         const doubted = event.type === 'resume' && event.doubted === true;
         return {
           ...freshEvidence(context, context.game.position, !settled && context.game.previous !== undefined),
-          ...(doubted ? { raised: new Set([...context.raised, 'ambiguous' as const]), doubted: true } : {}),
+          ...(doubted
+            ? { raised: new Set([...context.raised, 'ambiguous' as const]), doubted: context.game.plies }
+            : {}),
         };
       }),
       emitFork: enqueueActions(({ context, enqueue }) => {
@@ -511,7 +514,7 @@ export function createTrackerMachine() {
       clearAll: enqueueActions(({ context, enqueue }) => {
         const t = context.now();
         for (const kind of context.raised) enqueue.emit({ type: 'alertCleared', kind, t });
-        enqueue.assign({ raised: new Set(), doubted: false });
+        enqueue.assign({ raised: new Set(), doubted: undefined });
       }),
       resetEvidence: assign(({ context }) => freshEvidence(context, context.game.position, false)),
       emitGameStart: enqueueActions(({ context, enqueue }) =>
@@ -576,7 +579,7 @@ export function createTrackerMachine() {
       unfitSince: undefined,
       replySince: undefined,
       raised: new Set(),
-      doubted: false,
+      doubted: undefined,
       said: undefined,
       unreadButton: undefined,
       replyButton: undefined,
@@ -747,6 +750,10 @@ const stateEvent = (context: Context, state: TrackerState, detail: StateDetail):
 function syncAlerts(context: Context, emit: (e: MachineEmitted) => void): Partial<Context> {
   const t = context.now();
   const v = context.verdict;
+  // The record's length now, and once the verdict's commit is applied.
+  const plies = context.game.plies;
+  const pliesAfter =
+    v.kind === 'commit' ? plies - (v.revision ? (v.retracts ?? 1) : 0) + v.moves.length : plies;
   // (A new set only when it changes.)
   let raised = context.raised;
   const raise = (kind: 'out_of_sync' | 'ambiguous'): void => {
@@ -770,36 +777,41 @@ function syncAlerts(context: Context, emit: (e: MachineEmitted) => void): Partia
   if (fits && end('out_of_sync')) emit({ type: 'alertCleared', kind: 'out_of_sync', t });
   const ambiguous = v.kind === 'wait' && v.ambiguous;
   if (context.unreadButton !== undefined) {
-    if (!context.doubted) sayAmbiguous(unreadButtonAlert(context.unreadButton));
-    return { raised, doubted: true, said, unreadButton: undefined };
+    if (context.doubted === undefined) sayAmbiguous(unreadButtonAlert(context.unreadButton));
+    return { raised, doubted: plies, said, unreadButton: undefined };
   }
   if (v.kind === 'commit' && v.knocked) {
     sayAmbiguous(knockAlert(context, v.moves[0]!));
-    return { raised, doubted: true, said };
+    return { raised, doubted: plies, said };
   }
   if (v.kind === 'commit' && v.blind !== undefined) {
     sayAmbiguous(blindAlert(context, v.blind));
-    return { raised, doubted: true, said };
+    return { raised, doubted: plies, said };
   }
-  if (v.kind === 'wait' && v.masked !== undefined) {
-    sayAmbiguous(maskedLandingAlert(context, v.masked, v.candidates));
-    return { raised, doubted: true, said };
+  if (v.kind === 'wait' && v.held !== undefined) {
+    sayAmbiguous(heldAlert(context, v.held, v.candidates));
+    return { raised, doubted: plies, said };
   }
   if (v.kind === 'commit' && v.resynced) {
     sayAmbiguous(resyncAlert(context, v.moves, v.revision ? (v.retracts ?? 1) : 0));
-    return { raised, doubted: true, said };
+    // (The whole reading is in doubt: a move of it taken back and another read in its place is no
+    // less so, until the record goes past it.)
+    return { raised, doubted: pliesAfter, said };
   }
   // Another line fits as well, set aside as the weaker story: say so. (A capture unseen,
   // committed while an ambiguity stands, keeps it.)
   if (v.kind === 'commit' && (v.rivals !== undefined || (v.unseen && raised.has('ambiguous')))) {
     sayAmbiguous(doubtAlert(context, v.moves, v.rivals ?? []));
-    return { raised, doubted: true, said };
+    return { raised, doubted: plies, said };
   }
-  const settled = !context.doubted || (v.kind === 'commit' && v.moves.length > 0);
+  // (Settled by the next move recorded: past the record as it was when the doubt was said.)
+  const settled =
+    context.doubted === undefined ||
+    (v.kind === 'commit' && v.moves.length > 0 && pliesAfter > context.doubted);
   let doubted = context.doubted;
   if (!ambiguous && v.kind !== 'unknown' && settled && end('ambiguous')) {
     emit({ type: 'alertCleared', kind: 'ambiguous', t });
-    doubted = false;
+    doubted = undefined;
   }
   if (ambiguous && !raised.has('ambiguous'))
     sayAmbiguous(v.revised ? revisedAlert(context, v.revised) : ambiguousAlert(context, v.candidates));
@@ -1126,11 +1138,12 @@ function doubtAlert(context: Context, moves: readonly Move[], rivals: readonly (
   };
 }
 
-function maskedLandingAlert(
+function heldAlert(
   context: Context,
-  moves: readonly Move[],
+  held: { readonly moves: readonly Move[] },
   captures: readonly (readonly Move[])[],
 ): Alert {
+  const { moves } = held;
   const from = moves[0]!.from;
   const piece = context.game.position.pieceAt(from);
   const what = piece

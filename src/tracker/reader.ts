@@ -175,10 +175,11 @@ export type Verdict =
        */
       hold?: Move[];
       /**
-       * The mover's piece has been off its point a while, and may stand on a point whose sensor is
-       * dead (these moves): nothing will show it but the opponent's reply or the mover's clock.
+       * The mover's piece has been off its point a while, the board still, and may stand on a point
+       * whose sensor is known dead (these moves): nothing will show it but the opponent's reply or
+       * the mover's clock, and at the end of a game nobody replies.
        */
-      masked?: Move[];
+      held?: { readonly moves: Move[] };
       keep: Move[][];
       recheckAt?: number | undefined;
     }
@@ -477,7 +478,8 @@ export function judge(input: ReaderInput): Verdict {
  * A wait with a piece of the mover's off its point for `maskAfterMs`, the board still as long, that
  * could stand on a masked point (its sensor dead): those moves, to be said with the captures
  * nobody saw that may be the move as well (the player may be done, the game over, with nobody to
- * reply).
+ * reply). (Not for any point that has not changed since: a piece held that long in thought is
+ * common, and would be said every time.)
  */
 function withMaskedLandings(
   input: ReaderInput,
@@ -496,7 +498,7 @@ function withMaskedLandings(
   if (moves.length === 0) return verdict;
   const at = since + ctx.timing.maskAfterMs;
   if (ctx.now < at) return { ...verdict, recheckAt: Math.min(verdict.recheckAt ?? at, at) };
-  return { ...verdict, masked: moves };
+  return { ...verdict, held: { moves } };
 }
 
 /** Moves of every line after which an ambiguity play goes on past is recorded (see `decide`). */
