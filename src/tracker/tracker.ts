@@ -349,11 +349,12 @@ export class Tracker {
         pos.play(m);
       }
     }
-    const changedAt = this.actor?.getSnapshot().context.readings.squareChangedAt;
+    const readings = this.actor?.getSnapshot().context.readings;
+    const changedAt = readings?.squareChangedAt;
     const since = this.plyTimes[ply - 1] ?? Number.NEGATIVE_INFINITY;
     // (A doubt's world the players chose: its point is the dead one, not the first world's.)
     const wrong = dead && this.undecided?.[0]?.square;
-    const mask = [...(this.actor?.getSnapshot().context.readings.mask ?? [])].filter((s) => s !== wrong);
+    const mask = [...(readings?.mask ?? [])].filter((s) => s !== wrong);
     this.undecided = undefined;
     this.cancelRetry?.();
     this.cancelRetry = undefined;
