@@ -125,7 +125,7 @@ for (const e of play.events) {
     rows.push({
       t: e.t,
       order: 0,
-      text: `frame ${changes.length ? changes.join(' ') : '(same)'}${values.boards ? `\n${draw(bySquare)}` : ''}`,
+      text: `frame ${changes.length ? changes.join(' ') : '(same)'}${e.since !== undefined ? ` (frames lost since ${e.since})` : ''}${values.boards ? `\n${draw(bySquare)}` : ''}`,
     });
   }
   prev = bySquare;

@@ -67,14 +67,15 @@ const isPrefix = (a: readonly string[], b: readonly string[]): boolean =>
 const same = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && isPrefix(a, b);
 
 /**
- * Divergent: the reader has a move that was not played (or a wrong one), or is two or more moves
- * behind what the sensors have shown (`shown`, by default the game).
+ * Divergent: the reader has a move that was not played (or a wrong one, or one taken back where
+ * the sensors have shown it), or is two or more moves behind what the sensors have shown (`shown`,
+ * by default the game).
  */
 export const divergent = (
   reader: readonly string[],
   game: readonly string[],
   shown: readonly string[] = game,
-): boolean => !isPrefix(reader, game) || shown.length - reader.length >= 2;
+): boolean => (!isPrefix(reader, game) && !isPrefix(reader, shown)) || shown.length - reader.length >= 2;
 
 /** A record (ICCS) after a move or a takeback at `ply`: what a reader or the game's truth says. */
 export function applyToRecord(
@@ -89,10 +90,10 @@ export function applyToRecord(
 
 export function classify(input: ClassifyInput): Classification {
   // The game as played, and as the sensors showed it (`seen`): a move is invented if it was not
-  // played yet, and missed only once shown, as no reader can know it sooner.
+  // played yet, and missed only once shown, as no reader can know it sooner; so is a takeback.
   const truth = [...input.truth].sort((a, b) => a.t - b.t);
   const shownTruth = input.truth
-    .map((e) => (e.kind === 'move' && e.seen !== undefined ? { ...e, t: e.seen } : e))
+    .map((e) => (e.seen !== undefined ? { ...e, t: e.seen } : e))
     .sort((a, b) => a.t - b.t);
   const recorded = input.emitted.filter(
     (e) => (e.type === 'move' || e.type === 'retract') && e.ply !== undefined,

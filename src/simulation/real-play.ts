@@ -128,7 +128,13 @@ export type TruthEvent =
        */
       readonly seen?: number;
     }
-  | { readonly t: number; readonly kind: 'retract'; readonly ply: number };
+  | {
+      readonly t: number;
+      readonly kind: 'retract';
+      readonly ply: number;
+      /** When the frames first showed it, if later than `t` (see `withEvidence`). */
+      readonly seen?: number;
+    };
 
 export interface DeadTruth {
   readonly square: Square;
@@ -168,10 +174,12 @@ export class Board {
   /** The sensor under a stack reads the lower piece (else the capturer on top). */
   lowerReads = false;
   readonly events: PhysicalEvent[] = [];
-  /** When the sensors' reading changed (lost frames too) or a button was pressed: evidence. */
+  /** When the reading the link delivered changed, or a button was pressed: evidence. */
   readonly changes: Change[] = [];
   t = 0;
   private last: Cells | undefined;
+  /** The last reading the link delivered. */
+  private delivered: Cells | undefined;
   /** When the last frame the link delivered was sent, and the one before frames it lost since. */
   private sentAt = 0;
   private lostSince: number | undefined;
@@ -302,11 +310,6 @@ export class Board {
 
   private send(t: number, cells: Cells): void {
     const first = this.events.length === 0;
-    if (cells !== this.last) {
-      const squares: Square[] = [];
-      for (let sq = 0; sq < 90; sq++) if (cells[sq] !== this.last?.[sq]) squares.push(sq);
-      this.changes.push({ t, squares });
-    }
     this.last = cells;
     const link = this.link;
     if (!first && link && link.lost > 0 && link.random() < link.lost) {
@@ -317,6 +320,14 @@ export class Board {
     const since = this.lostSince;
     this.lostSince = undefined;
     this.sentAt = t;
+    // Evidence is what the link delivered: a change a lost frame hid shows at the next frame.
+    const before = this.delivered;
+    if (cells !== before) {
+      const squares: Square[] = [];
+      for (let sq = 0; sq < 90; sq++) if (cells[sq] !== before?.[sq]) squares.push(sq);
+      this.changes.push({ t, squares, cells, ...(since !== undefined ? { since } : {}) });
+    }
+    this.delivered = cells;
     this.events.push({ type: 'snapshot', t, cells, ...(since !== undefined ? { since } : {}) });
   }
 
@@ -352,19 +363,31 @@ export function moveSquares(move: Move): Square[] {
   return out;
 }
 
-/** A change of the sensors' reading (the squares that changed), or a clock button (no squares). */
+/**
+ * A change of the reading the link delivered (the squares that changed since the last frame it
+ * delivered, and the reading then), or a clock button (no squares). `since`: frames were lost before it.
+ */
 export interface Change {
   readonly t: number;
   readonly squares: readonly Square[] | undefined;
+  readonly cells?: Cells;
+  readonly since?: number;
 }
 
+/** A reading that changes back within this is a bounce (rule 1 of the spec): it shows nothing. */
+const BOUNCE_MS = 30;
+
 /**
- * Each move's `seen`. A move whose completion changed the reading is seen then. One that changed
- * nothing (a capture swapped in one scan or set down on the captured piece, a landing on a dead
- * square) is seen at the first clock button after it, or when the next move is seen (the opponent's
- * completed reply shows it was over), or with colour sensing when one of its squares changes (the
- * captured piece taken away shows the capturer's colour), whichever comes first. With occupancy a
- * change on its squares proves nothing: the piece on the target may be either.
+ * Each move's and takeback's `seen`, from what the link delivered. A move whose completion changed
+ * the reading is seen then; one whose frame was lost, at the next frame that shows one of its
+ * squares changed. One that changed nothing (a capture swapped in one scan or set down on the
+ * captured piece, a landing on a dead square) is seen at the first clock button after it, or when
+ * the next move is seen (the opponent's completed reply shows it was over), or with colour sensing
+ * when one of its squares changes (the captured piece taken away shows the capturer's colour),
+ * whichever comes first. With occupancy a change on its squares proves nothing: the piece on the
+ * target may be either. A takeback is seen when a frame shows the piece back on its point for
+ * longer than a bounce, or when what follows it is seen (a takeback whose resting frames were all
+ * lost, the piece lifted again at once, shows only in the move played in its place).
  */
 export function withEvidence(
   truth: readonly TruthEvent[],
@@ -373,18 +396,13 @@ export function withEvidence(
   sensing: Sensing,
   end: number,
 ): TruthEvent[] {
-  const own = (c: Change, move: Move): boolean =>
-    sensing === 'colour' &&
-    c.squares !== undefined &&
-    (c.squares.includes(move.from) || c.squares.includes(move.to));
+  const touches = (c: Change, move: Move): boolean =>
+    c.squares !== undefined && (c.squares.includes(move.from) || c.squares.includes(move.to));
+  const own = (c: Change, move: Move): boolean => sensing === 'colour' && touches(c, move);
   const out = [...truth];
   let next = end;
   for (let k = out.length - 1; k >= 0; k--) {
     const e = out[k]!;
-    if (e.kind === 'retract') {
-      next = e.t;
-      continue;
-    }
     const move = moves[e.ply - 1]!;
     let seen = next;
     let lo = 0;
@@ -396,16 +414,30 @@ export function withEvidence(
     }
     for (let i = lo; i < changes.length; i++) {
       const c = changes[i]!;
-      if (c.t === e.t || !c.squares || own(c, move)) {
-        seen = Math.min(seen, c.t);
+      if (c.t >= seen) break;
+      if (e.kind === 'retract' ? backOnItsPoint(changes, i, move) : shows(c, e.t, move)) {
+        seen = c.t;
         break;
       }
-      if (c.t >= seen) break;
     }
     if (seen > e.t) out[k] = { ...e, seen };
     next = Math.max(e.t, seen);
   }
   return out;
+
+  function shows(c: Change, t: number, move: Move): boolean {
+    return (
+      c.t === t || !c.squares || own(c, move) || (c.since !== undefined && c.since < t && touches(c, move))
+    );
+  }
+
+  function backOnItsPoint(all: readonly Change[], i: number, move: Move): boolean {
+    const c = all[i]!;
+    if (c.cells === undefined || c.cells[move.from] === '.') return false;
+    for (let j = i + 1; j < all.length && all[j]!.t < c.t + BOUNCE_MS; j++)
+      if (all[j]!.squares?.includes(move.from)) return false;
+    return true;
+  }
 }
 
 /** Pieces a hand making `move` could knock: next to its ends, off its path, not already away. */

@@ -39,7 +39,8 @@ export function takeFrame(
     readings.heartbeat(t);
     return true;
   }
-  if (!stage.recordsChanges || readings.unmasks(cells)) return false;
-  readings.record(t, cells, now, readings.cellsOf(confirmed), since);
+  // (A change after lost frames goes to the machine: it may judge it at once.)
+  if (!stage.recordsChanges || since !== undefined || readings.unmasks(cells)) return false;
+  readings.record(t, cells, now, readings.cellsOf(confirmed));
   return true;
 }

@@ -25,6 +25,7 @@ import {
   DEFAULT_READER_TIMING,
   type DeadWorld,
   type Displacement,
+  expectedCells,
   judge,
   MIN_CARRY_MS,
   moverLifted,
@@ -318,6 +319,18 @@ export function createTrackerMachine() {
     },
     guards: {
       changed: ({ context, event }) => event.type === 'snapshot' && event.cells !== context.readings.cells,
+      /**
+       * A change after lost frames to the position before the last move: a takeback that may have
+       * stood since the gap began, and the next change can be the hand lifting the piece again (a
+       * takeback seen only by a heartbeat). (Any other change waits out the bounce window: it can
+       * be a hand passing by.)
+       */
+      takebackAfterGap: ({ context, event }) =>
+        event.type === 'snapshot' &&
+        event.since !== undefined &&
+        event.cells !== context.readings.cells &&
+        context.game.previous !== undefined &&
+        readsAs(context, event.cells, expectedCells(context.game.previous.position, context.options.sensing)),
       /** The board changed again within the bounce window: the window goes on from that change. */
       held: ({ context }) => context.readings.readAt + context.options.bounceMs > context.now(),
       boardIsTarget: ({ context }) => boardMatches(context),
@@ -632,6 +645,7 @@ export function createTrackerMachine() {
         tags: [NOTES_HEARTBEATS],
         on: {
           snapshot: [
+            { guard: 'takebackAfterGap', target: '.judging', reenter: true, actions: ['unmaskAlert', 'record'] },
             { guard: 'changed', target: '.changing', reenter: true, actions: ['unmaskAlert', 'record'] },
             // A heartbeat: the board is as we last read it, so a button before it can count.
             { guard: 'buttonUnjudged', target: '.judging', reenter: true, actions: 'heartbeat' },
@@ -651,7 +665,10 @@ export function createTrackerMachine() {
             on: {
               button: { actions: 'recordButton' },
               // Recorded without leaving the state: no timer cancelled and set again per frame.
-              snapshot: { guard: 'changed', actions: ['unmaskAlert', 'record'] },
+              snapshot: [
+                { guard: 'takebackAfterGap', target: 'judging', actions: ['unmaskAlert', 'record'] },
+                { guard: 'changed', actions: ['unmaskAlert', 'record'] },
+              ],
             },
             // The window from the latest change: a change within it waits out the rest.
             after: {
@@ -982,9 +999,13 @@ function confirmedCells(context: Context): Cells {
 }
 
 function boardMatches(context: Context): boolean {
-  const { cells, mask } = context.readings;
-  if (cells === undefined) return false;
-  const expected = confirmedCells(context);
+  const { cells } = context.readings;
+  return cells !== undefined && readsAs(context, cells, confirmedCells(context));
+}
+
+/** The frame reads as `expected` on every square not masked as dead. */
+function readsAs(context: Context, cells: Cells, expected: Cells): boolean {
+  const { mask } = context.readings;
   if (mask.size === 0) return cells === expected;
   for (let s = 0; s < 90; s++) if (!mask.has(s) && cells[s] !== expected[s]) return false;
   return true;

@@ -148,6 +148,21 @@ describe('classify', () => {
     expect(classify({ truth, emitted, end: END }).kind).toBe('silent');
   });
 
+  it('a takeback the frames did not show counts from when they did', () => {
+    // Move 2 taken back at 3200 and played again at 4500; the frames showing it back were lost.
+    const again: TruthEvent[] = [
+      ...truth.slice(0, 2),
+      { t: 3200, kind: 'retract', ply: 2, seen: 4500 },
+      { t: 4500, kind: 'move', ply: 2, iccs: G[1]! },
+      ...truth.slice(2),
+    ];
+    const emitted = onTime();
+    expect(classify({ truth: again, emitted, end: END }).kind).toBe('exact');
+    // Shown at once, a takeback the reader misses for 1.3 s is a silent error.
+    const shown = again.map((e) => (e.kind === 'retract' ? { t: e.t, kind: e.kind, ply: e.ply } : e));
+    expect(classify({ truth: shown, emitted, end: END }).kind).toBe('silent');
+  });
+
   it('a reader that sees an unshown move sooner than the generator thinks is not wrong', () => {
     const unseen: TruthEvent[] = truth.map((e) =>
       e.kind === 'move' && e.ply === 2 ? { ...e, seen: 5000 } : e,

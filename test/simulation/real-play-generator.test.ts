@@ -119,6 +119,30 @@ describe.each(['occupancy', 'colour'] as const)('real play, sensing %s', (sensin
     expect(lost / frames).toBeLessThan(0.03);
   });
 
+  it('lost frames: a move or takeback counts from a frame the link delivered that shows it', () => {
+    let later = 0;
+    for (let k = 0; k < 10; k++) {
+      const { start, moves } = game(k);
+      const play = physicalPlay(start, moves, {
+        sensing,
+        seed: 71 + k,
+        rates: { takeback: 0.3 },
+        real: { lostFrames: 0.1 },
+      });
+      const delivered = new Set(play.events.map((e) => e.t));
+      const end = play.events.at(-1)!.t;
+      for (const e of play.truth) {
+        if (e.seen === undefined) continue;
+        expect(e.seen).toBeGreaterThan(e.t);
+        // Seen at a delivered frame or button, or (nothing showing it) when play ends.
+        expect(delivered.has(e.seen) || e.seen >= end, `${e.kind} ${e.ply} seen ${e.seen}`).toBe(true);
+        if (e.kind === 'retract') later++;
+      }
+    }
+    // Takebacks whose resting frames were lost: seen only later.
+    expect(later).toBeGreaterThan(0);
+  });
+
   it('heartbeatMs alone repeats the reading, nothing lost', () => {
     const { start, moves } = game(1);
     const play = physicalPlay(start, moves, { sensing, seed: 3, heartbeatMs: 500 });

@@ -548,6 +548,33 @@ describe('lost frames', () => {
     expect(b.of('retract').map((r) => r.ply)).toEqual([1]);
     expect(b.moves()).toEqual(['h2e2']);
   });
+
+  it('the same when the hand lifts it again within a bounce of that frame (master 192, 850)', () => {
+    const b = BoardScript.of(undefined, 'occupancy');
+    b.move('h2', 'e2').wait(800).press('red').wait(400);
+    b.lift('e2')
+      .wait(200)
+      .lost((s) => s.place('h2'))
+      .wait(400)
+      .heartbeat()
+      .wait(20);
+    b.lift('h2').wait(300);
+    // Taken back as the heartbeat showed it, though only for 20 ms.
+    expect(b.of('retract').map((r) => r.ply)).toEqual([1]);
+    b.place('e2').wait(1000);
+    expect(b.moves()).toEqual(['h2e2']);
+  });
+
+  it('a piece passing a point, seen there by the first frame after a gap, is not a move there', () => {
+    const b = BoardScript.of(undefined, 'occupancy');
+    b.move('h2', 'e2').wait(800).press('red').wait(400);
+    // Black's chariot slides i9 → i8 → i7; the frame of its lift is lost; the first one after
+    // the gap shows it on i8, 15 ms before it moves on.
+    b.lost((s) => s.lift('i9')).wait(100);
+    b.place('i8').wait(15).lift('i8').wait(60).place('i7').wait(1000);
+    expect(b.moves()).toEqual(['h2e2', 'i9i7']);
+    expect(b.of('retract')).toEqual([]);
+  });
 });
 
 describe('a correction by the players', () => {
