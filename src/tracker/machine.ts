@@ -347,7 +347,7 @@ export function createTrackerMachine() {
         // A takeback or a revision must hold still like a slide: the hand may be passing by. (A board
         // read again has held still longer than that; so has one whose change a lost frame hid.)
         const still =
-          context.settled || context.now() >= context.readings.changedAt + context.options.settleMs;
+          context.settled || context.now() >= context.readings.stillFrom + context.options.settleMs;
         return v.ready && (!v.revision || still || v.movedOn === true || v.resynced === true);
       },
       commitLater: ({ context }) => context.verdict.kind === 'commit',

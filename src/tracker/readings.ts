@@ -15,6 +15,8 @@ export class Readings {
   cells: Cells | undefined = undefined;
   /** Time of the last change of the board (the frame that completes a move). */
   changedAt = 0;
+  /** The soonest the board may have stood as it reads since (before `changedAt` after lost frames). */
+  stillFrom = 0;
   /**
    * When the latest change was read (the clock's time): the bounce window runs from it. Frames that
    * change the board within the window are recorded without starting the window again.
@@ -61,8 +63,8 @@ export class Readings {
    * A frame at `t` (read at the clock's `readAt`) that changed the board, `confirmed` the cells
    * of the confirmed position. A dead sensor whose reading changes is alive after all: unmasked.
    * `since`: frames were lost before this one, so the board may have held still as it reads now
-   * since just after the last frame before them: it has settled from then (the evidence of each
-   * square, which came first, keeps the frame's time).
+   * since just after the last frame before them (`stillFrom`): a takeback may have stood since
+   * then. A move is not taken as settled from then: the gap may have hidden a slide going on.
    */
   record(t: number, cells: Cells, readAt: number, confirmed: Cells, since?: number): void {
     const previous = this.cells;
@@ -82,7 +84,8 @@ export class Readings {
     this.lifts.observe(confirmed, cells, t, mask);
     this.cells = cells;
     this.commitsSinceChange = 0;
-    this.changedAt = since !== undefined && since < t ? since + 1 : t;
+    this.changedAt = t;
+    this.stillFrom = since !== undefined && since < t ? since + 1 : t;
     this.readAt = readAt;
     this.frameAt = t;
   }

@@ -566,14 +566,17 @@ describe('lost frames', () => {
   });
 
   it('a piece passing a point, seen there by the first frame after a gap, is not a move there', () => {
-    const b = BoardScript.of(undefined, 'occupancy');
-    b.move('h2', 'e2').wait(800).press('red').wait(400);
     // Black's chariot slides i9 → i8 → i7; the frame of its lift is lost; the first one after
-    // the gap shows it on i8, 15 ms before it moves on.
-    b.lost((s) => s.lift('i9')).wait(100);
-    b.place('i8').wait(15).lift('i8').wait(60).place('i7').wait(1000);
-    expect(b.moves()).toEqual(['h2e2', 'i9i7']);
-    expect(b.of('retract')).toEqual([]);
+    // the gap shows it on i8, 15 ms (within a bounce) or 60 ms before it moves on: the gap says
+    // nothing of how long it stood there.
+    for (const rest of [15, 60]) {
+      const b = BoardScript.of(undefined, 'occupancy');
+      b.move('h2', 'e2').wait(800).press('red').wait(400);
+      b.lost((s) => s.lift('i9')).wait(100);
+      b.place('i8').wait(rest).lift('i8').wait(60).place('i7').wait(1000);
+      expect(b.moves(), `rest ${rest}`).toEqual(['h2e2', 'i9i7']);
+      expect(b.of('retract'), `rest ${rest}`).toEqual([]);
+    }
   });
 });
 
