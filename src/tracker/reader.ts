@@ -1058,7 +1058,8 @@ function explain(
         // was knocked off by the hand, not moved. A capture's landing is bounded by its departure
         // and a carry, and the reply comes at least REPLY_AFTER_LANDING_MS after it. Another
         // landing is read where its square changed: a later bounce may have moved that (no margin),
-        // and a reply taking the piece that just landed changes it again (no bound at all).
+        // and a reply taking the piece that just landed changes it again (no later than it was
+        // first seen there).
         // (Its latest lift: a knocked piece put back may be lifted again, for the reply.)
         const liftedAt = ctx.evidence.lifted.get(m.from) ?? leftAt;
         if (prev && m.from !== prev.to) {
@@ -1068,6 +1069,8 @@ function explain(
             liftedAt < landedAt(prev) + (captured ? REPLY_AFTER_LANDING_MS : 0)
           )
             continue;
+          // (Taking the piece that just landed: not before it was seen there.)
+          if (m.to === prev.to && !captured && liftedAt < earliestLanding(prev, ctx)) continue;
         } else if (!prev && !revising && liftedAt < ctx.lastLanded) continue; // (the confirmed move's landing)
         // A capture's victim seen taken off was taken by the reply's hand: after the move it
         // answers landed (a piece off its point before then was knocked, and put back). (Seen in
@@ -1392,22 +1395,35 @@ function knockDoubt(
  * the capturer may have knocked it.
  */
 function replyMayBeKnock(input: ReaderInput, e: Explanation, ctx: Ctx): boolean {
-  const last = e.line[e.line.length - 1]!;
+  // The opponent's pieces that say the capture is over: those in the hand, or (none there) the
+  // piece of a reply nobody saw land either (a capture back, read from a piece that left alone).
+  const reply = e.line[e.line.length - 1]!;
+  const replyMoved =
+    e.hand.length === 0 &&
+    e.line.length > 1 &&
+    (ctx.evidence.changedAt[reply.to] ?? Number.NEGATIVE_INFINITY) <
+      (ctx.first.get(reply.from) ?? Number.NEGATIVE_INFINITY);
+  const line = replyMoved ? e.line.slice(0, -1) : e.line;
+  const replies = replyMoved ? [reply.from] : e.hand;
+  const last = line[line.length - 1]!;
   const began = ctx.first.get(last.from);
-  if (began === undefined || e.hand.length === 0) return false;
+  if (began === undefined || replies.length === 0) return false;
+  // (The capturer set back and lifted again: the hand is at work next to it again from then.)
+  const again = input.evidence.lifted.get(last.from) ?? began;
   let instead: Square[] | undefined;
   const insteadNear = (h: Square): boolean => {
     if (instead === undefined) {
-      const pos = beforeLast(e.revision ? input.previous!.position : input.base, e.line);
+      const pos = beforeLast(e.revision ? input.previous!.position : input.base, line);
       instead = pos.legalDestinations(last.from).filter((to) => pos.colorAt(to) === 0 && ctx.obs[to] === 0);
     }
     return instead.some((to) => near(h, to));
   };
-  return e.hand.every((h) => {
+  return replies.every((h) => {
     const left = ctx.first.get(h);
+    const within = (from: number): boolean => left! - from <= MIN_CARRY_MS + KNOCK_AFTER_LANDING_MS;
     return (
       left !== undefined &&
-      left - began <= MIN_CARRY_MS + KNOCK_AFTER_LANDING_MS &&
+      (within(began) || (left >= again && within(again))) &&
       (near(h, last.from) || near(h, last.to) || insteadNear(h))
     );
   });

@@ -77,6 +77,31 @@ describe('fast play', () => {
   });
 });
 
+describe('knocked pieces', () => {
+  it('a piece knocked as the capturer is lifted again is no reply that ends a capture nobody saw (master 35)', () => {
+    const b = BoardScript.of('4k4/9/9/2r6/2PR5/9/9/9/9/3K5 b - - 0 1');
+    // Black lifts its chariot on c6 (it could take c5 unseen), sets it back, lifts it again, and
+    // its hand knocks Red's chariot off d5 (which could take back on c5, unseen too).
+    b.lift('c6').wait(400).place('c6').wait(700).lift('c6').lift('d5', 160).wait(400);
+    expect(b.moves()).toEqual([]);
+    b.place('d5', 800, 'x').wait(500);
+    expect(b.moves()).toEqual([]);
+    b.place('c6', 300).wait(500);
+    expect(b.moves()).toEqual([]);
+  });
+
+  it("a piece off before the mover's landed, then read taking it, was knocked (master 86)", () => {
+    const b = BoardScript.of('4k4/9/9/2r6/9/2P6/9/9/9/3K5 b - - 0 1');
+    // Black's hand knocks the pawn on c4 off as it lifts its chariot; the chariot lands on c5
+    // (it could still slide on), is nudged (lifted and set down: it reads as a capture there), and
+    // the knocked pawn is put back.
+    b.lift('c6').lift('c4', 35).place('c5', 365).wait(100).lift('c5').place('c5', 350, 'x').wait(900);
+    b.place('c4', 0, 'x').wait(500);
+    expect(b.moves()).toEqual(['c6c5']);
+    expect(b.of('move').map((m) => m.iccs)).not.toContain('c4c5');
+  });
+});
+
 describe('captures nobody saw', () => {
   it("are no story while the opponent's lift may be a piece the mover's hand knocked on its way", () => {
     const b = BoardScript.of('4kan2/4r4/9/9/9/6R2/4P4/9/9/3K5 w - - 0 1');
