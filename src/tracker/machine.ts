@@ -645,7 +645,12 @@ export function createTrackerMachine() {
         tags: [NOTES_HEARTBEATS],
         on: {
           snapshot: [
-            { guard: 'takebackAfterGap', target: '.judging', reenter: true, actions: ['unmaskAlert', 'record'] },
+            {
+              guard: 'takebackAfterGap',
+              target: '.judging',
+              reenter: true,
+              actions: ['unmaskAlert', 'record'],
+            },
             { guard: 'changed', target: '.changing', reenter: true, actions: ['unmaskAlert', 'record'] },
             // A heartbeat: the board is as we last read it, so a button before it can count.
             { guard: 'buttonUnjudged', target: '.judging', reenter: true, actions: 'heartbeat' },
