@@ -828,6 +828,11 @@ function decide(input: ReaderInput, fits: Explanation[]): Verdict {
     if (agreed.length === 0 && capture && fits.every((e) => e.hand.includes(previous.move.from)))
       return waitVerdict(input, recheckAt);
     const base = revision ? input.previous!.position : input.base;
+    // A move that ends the game is never revised once recorded (the game is over, and archived):
+    // a slide that rests on the way onto a point that mates (up to 600 ms, rule 11) must have gone
+    // on by then. It is held until its landing has stood that long.
+    const ending = endingSlideHold(input, base, agreed);
+    if (ending !== undefined && input.now < ending) return waitVerdict(input, ending);
     const ready = isReady(input, base, agreed, fits);
     // The last move's piece has moved on and is still travelling: the move recorded is wrong now.
     // It is taken back at once; where the piece stops is read as a move of its own. (Only when it
@@ -1696,6 +1701,16 @@ function dedupe(lines: Move[][]): Move[][] {
  * Could the last piece moved still be travelling? Only a chariot or cannon that did not capture,
  * with a legal stop further along the same line (a slide passes over its path).
  */
+/** When a sliding move that ends the game may be recorded: its landing still for a slide's step. */
+function endingSlideHold(input: ReaderInput, base: Position, moves: readonly Move[]): number | undefined {
+  if (!isExtendable(base, moves)) return undefined;
+  const pos = base.clone();
+  for (const m of moves) pos.play(m);
+  if (pos.hasLegalMove()) return undefined;
+  const landed = input.evidence.changedAt[moves[moves.length - 1]!.to] ?? input.now;
+  return landed + SLIDE_STEP_MAX_MS;
+}
+
 export function isExtendable(base: Position, moves: readonly Move[]): boolean {
   if (moves.length === 0) return false;
   const pos = beforeLast(base, moves);

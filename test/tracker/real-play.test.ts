@@ -10,6 +10,7 @@ import {
   type Condition,
   formatTable,
   type GameSpec,
+  judgeGame,
   judgeRow,
   type RowResult,
   randomGames,
@@ -98,5 +99,20 @@ describe.each(sets)('real play, %s games', (_, load) => {
       console.log(`${formatTable([row]).split('\n').at(-1)}`);
       check(condition, row);
     });
+  });
+});
+
+describe('games the whole tables found wrong without an alert', () => {
+  it('random 1/121: a chariot resting 400 ms on a point that mates, then going on, is the move it makes', () => {
+    const game = randomGames(122, 1)[121]!;
+    const judged = judgeGame(game, {
+      sensing: 'occupancy',
+      seed: 2085082722,
+      setupFromEmpty: false,
+      buttons: false,
+      real: { hesitate: 1 },
+    });
+    expect(judged.classification.kind).toBe('exact');
+    expect(judged.emitted.filter((e) => e.type === 'gameOver')).toEqual([]);
   });
 });
