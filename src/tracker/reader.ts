@@ -1697,10 +1697,6 @@ function dedupe(lines: Move[][]): Move[][] {
   return out;
 }
 
-/**
- * Could the last piece moved still be travelling? Only a chariot or cannon that did not capture,
- * with a legal stop further along the same line (a slide passes over its path).
- */
 /** When a sliding move that ends the game may be recorded: its landing still for a slide's step. */
 function endingSlideHold(input: ReaderInput, base: Position, moves: readonly Move[]): number | undefined {
   if (!isExtendable(base, moves)) return undefined;
@@ -1711,6 +1707,10 @@ function endingSlideHold(input: ReaderInput, base: Position, moves: readonly Mov
   return landed + SLIDE_STEP_MAX_MS;
 }
 
+/**
+ * Could the last piece moved still be travelling? Only a chariot or cannon that did not capture,
+ * with a legal stop further along the same line (a slide passes over its path).
+ */
 export function isExtendable(base: Position, moves: readonly Move[]): boolean {
   if (moves.length === 0) return false;
   const pos = beforeLast(base, moves);
