@@ -9,7 +9,15 @@ import type { BoardConfig, EngineConfig, GameConfig, TrackerConfig } from '../co
 import { configSchema } from '../config/schema.js';
 import { Game, type GameOptions } from '../game/game.js';
 import type { BoardMeta } from '../mqtt/contract.js';
-import { type Color, type Move, makeSquareName, opposite, parseIccs } from '../rules/index.js';
+import {
+  type Color,
+  type Move,
+  makeSquareName,
+  opposite,
+  parseIccs,
+  parseSquare,
+  type Square,
+} from '../rules/index.js';
 import { SensorHealth } from '../sensors/health.js';
 import { BoardSimulator, SimulatedHand } from '../sensors/simulator.js';
 import type { SensorEvent, SensorSource, SourceHealth } from '../sensors/source.js';
@@ -308,13 +316,20 @@ export class BoardSession {
   /**
    * The players say which candidate of the standing dead-sensor doubt was played (its index in
    * the `ambiguous` alert's `candidates`): it is recorded once its reading is at rest, and its
-   * sensor named.
+   * sensor named. `sensor`, the point the alert gave that candidate as dead, makes sure the
+   * answer is for the doubt standing now (a doubt asked again numbers its candidates afresh).
    */
-  resolve(candidate: number): Result<{ line: string[]; square: string }, SessionError> {
+  resolve(candidate: number, sensor?: string): Result<{ line: string[]; square: string }, SessionError> {
     const game = this.playingGame();
     if (!game.ok) return game;
+    let point: Square | undefined;
+    if (sensor !== undefined) {
+      const parsed = parseSquare(sensor);
+      if (parsed === undefined) return fail('bad_candidate', `"${sensor}" is not a point (a0 to i9)`);
+      point = parsed;
+    }
     return this.askReader<ReturnType<Tracker['choose']>>(
-      (reply) => ({ type: 'choose', command: { type: 'choose', candidate, reply } }),
+      (reply) => ({ type: 'choose', command: { type: 'choose', candidate, sensor: point, reply } }),
       fail('no_doubt', 'no doubt over which sensor is dead stands on this board'),
     );
   }

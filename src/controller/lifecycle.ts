@@ -8,7 +8,7 @@
  */
 import { and, assign, fromCallback, sendTo, setup } from 'xstate';
 import type { Game } from '../game/game.js';
-import type { Move } from '../rules/index.js';
+import type { Move, Square } from '../rules/index.js';
 import type { Cells } from '../sensors/snapshot.js';
 import type { MoveRecord } from '../tracker/game-port.js';
 import type { TrackerEmitted, TrackerOptions } from '../tracker/machine.js';
@@ -58,7 +58,13 @@ export type ReaderCommand =
   | { type: 'button'; t: number; side: 'red' | 'black' }
   | { type: 'options'; takebacks?: boolean; foulAfterMs?: number }
   /** The players' choice of a dead-sensor doubt's candidate; `reply` gets the reader's answer. */
-  | { type: 'choose'; candidate: number; reply: (answer: ReturnType<Tracker['choose']>) => void }
+  | {
+      type: 'choose';
+      candidate: number;
+      /** The point the alert gave that candidate as dead (ties the answer to its alert). */
+      sensor?: Square | undefined;
+      reply: (answer: ReturnType<Tracker['choose']>) => void;
+    }
   /** The players' correction of the record from `ply` on; `reply` gets the reader's answer. */
   | {
       type: 'correct';
@@ -95,7 +101,7 @@ const reader = fromCallback<ReaderCommand, ReaderInput>(({ input, sendBack, rece
     if (c.type === 'options') {
       const { type: _, ...partial } = c;
       tracker.setOptions(partial);
-    } else if (c.type === 'choose') c.reply(tracker.choose(c.candidate));
+    } else if (c.type === 'choose') c.reply(tracker.choose(c.candidate, c.sensor));
     else if (c.type === 'correct') c.reply(tracker.correct(c.ply, c.line));
     else tracker.send(c);
   });

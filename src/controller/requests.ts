@@ -78,7 +78,7 @@ const HANDLERS: { readonly [N in Exclude<RequestName, 'bridge/health'>]: Handler
       ...(q.illegalMovePolicy !== undefined ? { illegalMovePolicy: q.illegalMovePolicy } : {}),
     }),
   }),
-  'game/resolve': (q, s) => fromSession(s.resolve(q.candidate)),
+  'game/resolve': (q, s) => fromSession(s.resolve(q.candidate, q.sensor)),
   'game/correct': (q, s) => {
     const r = s.correct(q.ply, q.moves);
     return r.ok ? { ok: true, data: withoutPgn(r.value) } : fromSession(r);

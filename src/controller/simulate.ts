@@ -38,6 +38,7 @@ export type SessionErrorCode =
   | 'no_doubt'
   | 'bad_candidate'
   | 'contradicted'
+  | 'stale'
   | 'doubt'
   | 'bad_ply';
 export type SessionError = CodedError<SessionErrorCode>;

@@ -30,7 +30,7 @@ const HELP = `commands:
   play red|black [MS] [SKILL]  a new game, the engine playing that side (think MS ms, Skill Level 0-20)
   play off               a new game without the engine
   draw offer|accept|decline                  takebacks on|off
-  resolve N              candidate N (from 0) of the alert over a dead sensor is what was played
+  resolve N [POINT]      candidate N (from 0) of the alert over a dead sensor (that takes POINT for dead) was played
   correct PLY MOVE…      the record from ply PLY on was MOVE… (ICCS), then the later moves
   board ID               choose the board the commands go to
   quit                   stop xqboard        help     this text`;
@@ -68,7 +68,10 @@ function requestOf(
     case 'correct':
       return { name: 'game/correct', payload: { ply: Number(rest[0]), moves: rest.slice(1) } };
     case 'resolve':
-      return { name: 'game/resolve', payload: { candidate: Number(rest[0]) } };
+      return {
+        name: 'game/resolve',
+        payload: { candidate: Number(rest[0]), ...(rest[1] ? { sensor: rest[1] } : {}) },
+      };
     default:
       return { name: 'board/simulate', payload: { move: text } };
   }

@@ -400,9 +400,18 @@ export const REQUEST_SCHEMAS = {
   /**
    * The players say which candidate of a standing dead-sensor doubt (the `ambiguous` alert with
    * `sensors`) was played: its index in the alert's `candidates`. It is recorded, and its point's
-   * sensor named, at once.
+   * sensor named, at once. `sensor`, the point the alert's `sensors` gives that candidate, ties
+   * the answer to that alert: one meant for a doubt that has since ended is refused (`stale`).
    */
-  'game/resolve': z.strictObject({ transaction, board: boardRef, candidate: z.int().min(0).max(63) }),
+  'game/resolve': z.strictObject({
+    transaction,
+    board: boardRef,
+    candidate: z.int().min(0).max(63),
+    sensor: z
+      .string()
+      .regex(/^[a-i][0-9]$/, 'a point, a0 to i9')
+      .optional(),
+  }),
   /**
    * The players put the record right: from ply `ply` on, the game was `moves` (ICCS), then the
    * moves recorded after those while still legal (a misread move; one read where a dead sensor

@@ -199,7 +199,8 @@ export type Players = 'passive' | 'answering' | 'choosing';
  * from `ply` on (`game/correct`).
  */
 export type Choice =
-  | { readonly t: number; readonly candidate: number }
+  /** (`sensor`: the point the alert gave that candidate as dead, as the players' answer names it.) */
+  | { readonly t: number; readonly candidate: number; readonly sensor?: Square }
   | { readonly t: number; readonly ply: number; readonly line: readonly string[] };
 
 /** How long players take to act on an alert that asks them to check pieces. */
@@ -258,7 +259,7 @@ function firstChoice(
     const t = e.t + REACTION_MS;
     if (e.alert.sensors) {
       const candidate = e.alert.sensors.findIndex((s) => parseSquare(s) === dead);
-      if (candidate >= 0) return { after: e.t, choice: { t, candidate } };
+      if (candidate >= 0) return { after: e.t, choice: { t, candidate, sensor: dead } };
       continue;
     }
     const reader = recordAt(judged.emitted, t);
@@ -314,7 +315,7 @@ export function choiceActions(choices: readonly Choice[]): NonNullable<RunOption
     t: c.t,
     run: (tracker) =>
       void ('candidate' in c
-        ? tracker.choose(c.candidate)
+        ? tracker.choose(c.candidate, c.sensor)
         : tracker.correct(
             c.ply,
             c.line.flatMap((m) => {

@@ -54,6 +54,9 @@ export interface ReaderTiming {
   readonly maskAfterMs: number;
 }
 
+/** The board repeats its whole state at least this often (rule 13 of the sensor-log spec). */
+const HEARTBEAT_MS = 1000;
+
 export const DEFAULT_READER_TIMING: ReaderTiming = { strayMs: 2500, maskAfterMs: 2500 };
 
 export interface Evidence {
@@ -433,7 +436,16 @@ export function judge(input: ReaderInput): Verdict {
   // A piece from nowhere: nobody adds pieces in play, so a square that alone keeps the board from
   // fitting while the board shows more pieces than the game has is a sensor reading a piece that
   // is not there (it is masked at once; it is unmasked when its reading changes).
-  const phantom = phantomSquare(input, nearFits, ctx);
+  const phantoms = phantomSquares(input, nearFits, ctx);
+  // Several points that could each be it, every one read so leaving a line: play tells which. But
+  // not before the board has repeated itself: a frame lost as a slide went on shows its piece on
+  // two points at once, until the next frame.
+  if (phantoms.length > 1) {
+    const since = Math.max(...phantoms.map((w) => ctx.evidence.changedAt[w.square] ?? 0));
+    if (input.now - since < HEARTBEAT_MS) return waitVerdict(input, since + HEARTBEAT_MS);
+    return { kind: 'doubt', worlds: phantoms };
+  }
+  const phantom = phantoms[0]?.square;
   if (phantom !== undefined) {
     // A piece of the side to move that the new one could be, its own point still reading it: that
     // point's sensor may be stuck, and the move made.
@@ -460,6 +472,16 @@ export function judge(input: ReaderInput): Verdict {
     const stuck = stuckOrigins(input, undefined, ctx);
     if (stuck.length > 0) return { kind: 'doubt', worlds: [...stuck, ...unseenLanding(input, ctx)] };
   }
+
+  // The opponent's reply already set down while the mover's piece was never seen landing: no
+  // piece set where it may not go (the opponent does not finish a move before the mover has), but
+  // a landing no sensor read. Said at once, not after the mover's piece has been off a while.
+  // (Said once the board is still: a piece sliding on, the mover's or the reply's, is no reply set
+  // down, and a piece knocked on the way is no move.)
+  const answered = unseenLanding(input, ctx, true);
+  if (answered.length > 0 && !input.settled) return waitVerdict(input, input.settleAt);
+  if (answered.length === 1) return { kind: 'suspect', square: answered[0]!.square, reads: 'empty' };
+  if (answered.length > 1) return { kind: 'doubt', worlds: answered };
 
   const illegal = findIllegal(roots, ctx) ?? displaced(input, nearFits, ctx);
   if (illegal) {
@@ -682,16 +704,17 @@ function overdueSensor(input: ReaderInput, nearFits: readonly Explanation[], ctx
  * hand: its move may be over, landed on a point whose sensor never read it. Such points: empty,
  * unread since the piece left, and reached by a legal move of it; each is probed masked, and is one
  * when that reads the move and the rest of the board as a line. (A piece held so long names no
- * stray overdue: which went first is no evidence then.)
+ * stray overdue: which went first is no evidence then.) `replyLanded`: however short a while,
+ * when the line read so has the opponent's reply set down too.
  */
-function unseenLanding(input: ReaderInput, ctx: Ctx): DeadWorld[] {
+function unseenLanding(input: ReaderInput, ctx: Ctx, replyLanded = false): DeadWorld[] {
   if (input.probing) return [];
   const base = input.base;
   const side = base.turnCode;
   const found: DeadWorld[] = [];
   for (const [from, at] of ctx.first) {
     if (base.colorAt(from) !== side || ctx.obs[from] !== 0 || ctx.mask.has(from)) continue;
-    if (ctx.now - at < ctx.timing.maskAfterMs) continue;
+    if (!replyLanded && ctx.now - at < ctx.timing.maskAfterMs) continue;
     let replyAt = Number.POSITIVE_INFINITY;
     for (const [sq, t] of ctx.first)
       if (t > at && base.colorAt(sq) === 3 - side) replyAt = Math.min(replyAt, t);
@@ -702,6 +725,9 @@ function unseenLanding(input: ReaderInput, ctx: Ctx): DeadWorld[] {
       if ((ctx.evidence.changedAt[to] ?? Number.NEGATIVE_INFINITY) >= at) continue;
       const v = judge({ ...input, mask: new Set([...input.mask, to]), probing: true });
       if (v.kind !== 'commit' || v.revision || v.moves[0]?.from !== from || v.moves[0].to !== to) continue;
+      // (At once only for a line of that move and a reply: a longer one, or a "reply" moving the
+      // piece the last move set down, reads a knocked or nudged piece or a takeback as well.)
+      if (replyLanded && (v.moves.length !== 2 || v.moves[1]!.from === input.previous?.move.to)) continue;
       // (A later move of the mover's whose piece was off its point before the reply began: that
       // piece was the move, and `from` reads empty under a piece standing there. A piece going on
       // from where the line set it down was not there to be lifted.)
@@ -718,8 +744,13 @@ function unseenLanding(input: ReaderInput, ctx: Ctx): DeadWorld[] {
   return found;
 }
 
-function phantomSquare(input: ReaderInput, nearFits: readonly Explanation[], ctx: Ctx): Square | undefined {
-  if (input.probing) return undefined;
+/**
+ * The points that may read a piece that is not there: one, when it alone keeps the board from
+ * fitting and, masked, leaves it read; several, when each of them, masked, reads a line of moves
+ * (a world each, its line committed).
+ */
+function phantomSquares(input: ReaderInput, nearFits: readonly Explanation[], ctx: Ctx): DeadWorld[] {
+  if (input.probing) return [];
   let shown = 0;
   let pieces = 0;
   for (let sq = 0; sq < 90; sq++) {
@@ -727,7 +758,7 @@ function phantomSquare(input: ReaderInput, nearFits: readonly Explanation[], ctx
     if (ctx.obs[sq] !== 0) shown++;
     if (input.base.colorAt(sq) !== 0) pieces++;
   }
-  if (shown <= pieces) return undefined;
+  if (shown <= pieces) return [];
   const candidates = new Set<Square>();
   for (const e of nearFits) {
     if (e.revision || ctx.obs[e.bad!] === 0) continue;
@@ -735,10 +766,22 @@ function phantomSquare(input: ReaderInput, nearFits: readonly Explanation[], ctx
     for (const m of e.line) pos.play(m);
     if (pos.colorAt(e.bad!) === 0) candidates.add(e.bad!);
   }
-  if (candidates.size !== 1) return undefined;
-  const [sq] = candidates as unknown as [Square];
-  const v = judge({ ...input, mask: new Set([...input.mask, sq]), probing: true });
-  return v.kind === 'unknown' || v.kind === 'suspect' || v.kind === 'illegal' ? undefined : sq;
+  const probe = (sq: Square): Verdict =>
+    judge({ ...input, mask: new Set([...input.mask, sq]), probing: true });
+  if (candidates.size === 1) {
+    const [sq] = candidates as unknown as [Square];
+    const v = probe(sq);
+    return v.kind === 'unknown' || v.kind === 'suspect' || v.kind === 'illegal'
+      ? []
+      : [{ square: sq, reads: 'occupied', moves: [] }];
+  }
+  const worlds: DeadWorld[] = [];
+  for (const sq of candidates) {
+    const v = probe(sq);
+    if (v.kind === 'commit' && !v.revision && v.moves.length > 0)
+      worlds.push({ square: sq, reads: 'occupied', moves: v.moves });
+  }
+  return worlds.length > 1 ? worlds : [];
 }
 
 /**

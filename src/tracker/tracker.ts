@@ -28,7 +28,7 @@ import {
 export type TrackerListener = (event: TrackerEmitted) => void;
 
 /** Why the players' choice of a doubt's candidate was refused (`Tracker.choose`). */
-export type ChooseErrorCode = 'no_doubt' | 'bad_candidate' | 'contradicted';
+export type ChooseErrorCode = 'no_doubt' | 'bad_candidate' | 'contradicted' | 'stale';
 
 /** Why the players' correction of the record was refused (`Tracker.correct`). */
 export type CorrectErrorCode = 'no_game' | 'doubt' | 'bad_ply' | 'illegal_move' | 'not_recorded';
@@ -57,7 +57,10 @@ interface World {
   /** Its line follows the last move taken back. */
   readonly retract: boolean;
   readonly tracker: Tracker;
-  /** Plies of its game at the fork, its line played: a takeback past them breaks the story. */
+  /**
+   * Plies of its game at the fork, its line played. Taking back a move of its line is part of its
+   * story (a slide that stopped on the point the fork saw goes on); a takeback past it breaks it.
+   */
   readonly plies: number;
   /** What it recorded since, to be played into the game if it is the world left. */
   readonly recorded: Extract<TrackerEmitted, { type: 'move' } | { type: 'retract' }>[];
@@ -235,7 +238,7 @@ export class Tracker {
       e === undefined ||
       (e.type === 'alert' && BROKEN.has(e.alert.kind)) ||
       (e.type === 'alertCleared' && e.kind === 'sensor_fault') ||
-      (e.type === 'retract' && e.ply <= world.plies)
+      (e.type === 'retract' && e.ply <= world.plies - world.moves.length)
     )
       world.broken = true;
     else if (e.type === 'move' || e.type === 'retract') {
@@ -254,11 +257,19 @@ export class Tracker {
    * The players say which candidate of a standing doubt over a dead sensor is what was played (its
    * index in the `ambiguous` alert's `candidates`): the other worlds end, and that one's reading
    * is recorded, its sensor named, as when play leaves it alone.
+   *
+   * `sensor`, the point the alert gave that candidate as dead, ties the answer to the alert it
+   * answers: a doubt that ended and was asked again meanwhile numbers its candidates afresh, and
+   * an answer meant for the old one is refused (`stale`), never applied to the new one.
    */
-  choose(candidate: number): Result<{ line: string[]; square: string }, CodedError<ChooseErrorCode>> {
+  choose(
+    candidate: number,
+    sensor?: Square,
+  ): Result<{ line: string[]; square: string }, CodedError<ChooseErrorCode>> {
     const doubt = this.doubt;
     const count = doubt?.fork.worlds.length ?? 0;
-    if ((!doubt || count < 2) && this.undecided) return this.chooseRecorded(this.undecided, candidate);
+    if ((!doubt || count < 2) && this.undecided)
+      return this.chooseRecorded(this.undecided, candidate, sensor);
     if (!doubt || count < 2)
       return err({ code: 'no_doubt', message: 'no doubt over which sensor is dead stands on this board' });
     const world = doubt.worlds.find((w) => w.index === candidate);
@@ -267,6 +278,8 @@ export class Tracker {
         code: 'bad_candidate',
         message: `candidate ${candidate} is not one of the alert's: give 0 to ${count - 1}`,
       });
+    if (sensor !== undefined && sensor !== world.square)
+      return err(staleChoice(candidate, world.square, sensor));
     if (world.broken)
       return err({
         code: 'contradicted',
@@ -285,6 +298,7 @@ export class Tracker {
   private chooseRecorded(
     worlds: NonNullable<Tracker['undecided']>,
     candidate: number,
+    sensor: Square | undefined,
   ): Result<{ line: string[]; square: string }, CodedError<ChooseErrorCode>> {
     const world = worlds[candidate];
     if (!world)
@@ -292,6 +306,8 @@ export class Tracker {
         code: 'bad_candidate',
         message: `candidate ${candidate} is not one of the alert's: give 0 to ${worlds.length - 1}`,
       });
+    if (sensor !== undefined && sensor !== world.square)
+      return err(staleChoice(candidate, world.square, sensor));
     const named = { square: makeSquareName(world.square), line: world.line.map(makeIccs) };
     if (candidate === 0) return ok(named); // (the one recorded)
     const done = this.correct(world.ply, world.line, { square: world.square, reads: world.reads });
@@ -606,6 +622,14 @@ export class Tracker {
   }
 }
 
+/** An answer naming another sensor than the standing doubt's candidate: meant for a doubt now over. */
+function staleChoice(candidate: number, standing: Square, named: Square): CodedError<ChooseErrorCode> {
+  return {
+    code: 'stale',
+    message: `candidate ${candidate} of the doubt standing now takes ${makeSquareName(standing)} for dead, not ${makeSquareName(named)}: the doubt that answer was for is over; answer the alert standing now`,
+  };
+}
+
 /** What a world read from the ply it starts at: its line, then the moves it read on (its takebacks applied). */
 function worldLine(w: World): Move[] {
   const line = [...w.moves];
@@ -627,7 +651,8 @@ const countMoves = (w: World): number => w.recorded.filter((e) => e.type === 'mo
 
 /** The first open world recorded while others still fit: said, with what else it may have been. */
 function undecided(world: World, rivals: readonly World[]): Alert {
-  const line = (w: World) => w.moves.map(makeIccs).join(' ') || 'no move';
+  // (Each world's reading since the fork, up to where play stopped telling them apart.)
+  const line = (w: World) => worldLine(w).map(makeIccs).join(' ') || 'no move';
   const all = [world, ...rivals];
   return {
     kind: 'ambiguous',
@@ -635,7 +660,7 @@ function undecided(world: World, rivals: readonly World[]): Alert {
       `recorded ${line(world)} (the sensor of ${makeSquareName(world.square)} taken for dead), but play has not ` +
       `told it from ${rivals.map((w) => `${line(w)} (${makeSquareName(w.square)})`).join(' or ')}: if that was ` +
       'played, say which candidate it was, or correct the record',
-    candidates: all.map((w) => w.moves.map(makeIccs)),
+    candidates: all.map((w) => worldLine(w).map(makeIccs)),
     sensors: all.map((w) => makeSquareName(w.square)),
   };
 }

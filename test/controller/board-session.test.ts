@@ -465,7 +465,11 @@ describe('BoardSession and a dead sensor', () => {
     expect(candidate).toBeGreaterThanOrEqual(0);
     // The reader's own answers come back through the session: a candidate it does not have, then the one.
     expect(session.resolve(63)).toMatchObject({ ok: false, error: { code: 'bad_candidate' } });
-    expect(session.resolve(candidate)).toMatchObject({ ok: true, value: { square: dead } });
+    expect(session.resolve(candidate, 'z9')).toMatchObject({ ok: false, error: { code: 'bad_candidate' } });
+    // (An answer naming another point for that candidate was meant for a doubt now over.)
+    const other = dead === 'a0' ? 'a1' : 'a0';
+    expect(session.resolve(candidate, other)).toMatchObject({ ok: false, error: { code: 'stale' } });
+    expect(session.resolve(candidate, dead)).toMatchObject({ ok: true, value: { square: dead } });
     // (Recorded once that candidate's reading is at rest: the reply's piece is still in the hand.)
     const named = () => session.alerts().some((a) => a.kind === 'sensor_fault' && a.square === dead);
     const chosenAt = clock.now();

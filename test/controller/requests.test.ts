@@ -91,6 +91,19 @@ const STEPS: readonly Step[] = [
   // Which sensor is dead is for the players to say only while the board doubts it.
   { name: 'game/resolve', payload: { candidate: 0 }, terminal: 'resolve 0', expect: error('no_doubt') },
   { name: 'game/resolve', payload: { candidate: -1 }, terminal: 'resolve -1', expect: error('bad_request') },
+  // (The point it takes for dead, as the alert gave it, ties the answer to that alert.)
+  {
+    name: 'game/resolve',
+    payload: { candidate: 0, sensor: 'h2' },
+    terminal: 'resolve 0 h2',
+    expect: error('no_doubt'),
+  },
+  {
+    name: 'game/resolve',
+    payload: { candidate: 0, sensor: 'j2' },
+    terminal: 'resolve 0 j2',
+    expect: error('bad_request'),
+  },
   // A correction of the record is checked whole before anything changes.
   {
     name: 'game/correct',

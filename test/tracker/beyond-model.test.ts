@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Game } from '../../src/game/game.js';
-import { makeSquareName, parseIccs, parseSquare } from '../../src/rules/index.js';
+import { makeSquareName, parseIccs, parseSquare, type Square } from '../../src/rules/index.js';
 import type { Sensing } from '../../src/sensors/snapshot.js';
 import { physicalPlay } from '../../src/simulation/physical-play.js';
 import {
@@ -398,7 +398,7 @@ describe('a dead sensor the game uses', () => {
     expect(chosen.classification.kind).toBe('exact');
   });
 
-  it('a choice is refused when no doubt stands, is no candidate, or play has ruled it out', () => {
+  it('a choice is refused when no doubt stands, is no candidate, is meant for another doubt, or play has ruled it out', () => {
     const condition = CONDITIONS.find((c) => c.id === 'dead_used')!;
     const games = randomGames(60, 1);
     const options = rowOptions(condition, games, 'occupancy', 1)[13]!;
@@ -407,24 +407,28 @@ describe('a dead sensor the game uses', () => {
     const { t, candidate } = choice;
     const play = physicalPlay(games[13]!.start, games[13]!.moves, options);
     const answers: unknown[] = [];
-    const answer = (tracker: Tracker, candidate: number) => {
-      const r = tracker.choose(candidate);
+    const answer = (tracker: Tracker, candidate: number, sensor?: Square) => {
+      const r = tracker.choose(candidate, sensor);
       answers.push(r.ok ? 'ok' : r.error.code);
     };
+    const dead = options.real!.dead!.square;
+    // (Any other point: an answer naming it for this candidate was meant for another doubt.)
+    const other = dead === 0 ? 1 : 0;
     const run = runSensorEvents(games[13]!.start, play.events, {
       sensing: 'occupancy',
       actions: [
         { t: 10, run: (tracker) => answer(tracker, 0) },
         { t, run: (tracker) => answer(tracker, 63) },
-        { t, run: (tracker) => answer(tracker, candidate) },
+        { t, run: (tracker) => answer(tracker, candidate, other) },
+        { t, run: (tracker) => answer(tracker, candidate, dead) },
         // (Before the doubt is resolved: the other worlds have ended with the first choice.)
         { t, run: (tracker) => answer(tracker, candidate === 0 ? 1 : 0) },
       ],
     });
     expect(run.ok).toBe(true);
-    expect(answers.slice(0, 2)).toEqual(['no_doubt', 'bad_candidate']);
-    expect(answers[2]).toBe('ok');
-    expect(answers[3]).toBe('contradicted');
+    expect(answers.slice(0, 3)).toEqual(['no_doubt', 'bad_candidate', 'stale']);
+    expect(answers[3]).toBe('ok');
+    expect(answers[4]).toBe('contradicted');
   });
 
   it('a capture nobody saw, put right by the players, names the dead point it hid', () => {
@@ -522,9 +526,10 @@ describe('a board read again', () => {
     const doubt = b.of('alert').find((a) => a.alert.message.includes('play has not told it from'));
     expect(doubt?.alert).toMatchObject({
       kind: 'ambiguous',
+      // (What each world read until play stopped telling them apart.)
       candidates: [
-        ['h7i7', 'h0g2', 'i7i8'],
-        ['h7h8', 'h0g2', 'h8i8'],
+        ['h7i7', 'h0g2', 'i7i8', 'i0h0'],
+        ['h7h8', 'h0g2', 'h8i8', 'i0h0'],
       ],
       sensors: ['i7', 'h8'],
     });
@@ -542,7 +547,7 @@ describe('a board read again', () => {
     // The players may still say it was the other: the record is put right, its point named.
     expect(b.tracker.choose(1)).toEqual({
       ok: true,
-      value: { line: ['h7h8', 'h0g2', 'h8i8', 'i0h0', 'c6c5'], square: 'h8' },
+      value: { line: ['h7h8', 'h0g2', 'h8i8', 'i0h0'], square: 'h8' },
     });
     b.wait(500);
     expect(b.moves()).toEqual(['h2e2', 'h7h8', 'h0g2', 'h8i8', 'i0h0', 'c6c5', 'g3g4']);

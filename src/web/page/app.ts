@@ -504,7 +504,8 @@ function candidateButtons(
     button.type = 'button';
     button.dataset.candidate = String(k);
     button.textContent = `${line.join(' ') || 'no move'} (${sensors[k]} dead)`;
-    button.addEventListener('click', () => void post(ui, 'resolve', { candidate: k }));
+    // (With its point: an answer to a doubt that has since ended is refused, not applied to the next.)
+    button.addEventListener('click', () => void post(ui, 'resolve', { candidate: k, sensor: sensors[k] }));
     p.append(button, ' ');
   });
   return p;
