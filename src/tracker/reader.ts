@@ -54,6 +54,8 @@ export interface ReaderTiming {
   readonly maskAfterMs: number;
 }
 
+/** Pieces of both players set down this close together: no two hands do it, a sensor dying may. */
+const COINCIDENT_MS = 20;
 /** The board repeats its whole state at least this often (rule 13 of the sensor-log spec). */
 const HEARTBEAT_MS = 1000;
 
@@ -407,7 +409,7 @@ export function judge(input: ReaderInput): Verdict {
     }
     if (verdict.kind === 'commit' && !verdict.revision && verdict.moves.length > 0) {
       const rivals = dedupe(
-        considered
+        [...considered, ...coincidentRivals(verdict.moves, nearFits, best, ctx)]
           .filter((e) => !e.revision && parts(e.line, verdict.moves))
           .map((e) => e.line.slice(0, verdict.moves.length)),
       );
@@ -742,6 +744,31 @@ function unseenLanding(input: ReaderInput, ctx: Ctx, replyLanded = false): DeadW
     }
   }
   return found;
+}
+
+/**
+ * Near fits that are rivals of a line committed with a piece seen lifted and filled again left
+ * unexplained: the same piece's move landing on that point instead, the committed landing read by
+ * a sensor that began reading a piece within a few ms of that landing. A sensor dying as a piece
+ * lands elsewhere reads just like the move onto it with an opponent's piece put back at once: the
+ * record says it may be the other.
+ */
+function coincidentRivals(
+  moves: readonly Move[],
+  nearFits: readonly Explanation[],
+  unexplained: number,
+  ctx: Ctx,
+): Explanation[] {
+  const first = moves[0]!;
+  const { changedAt } = ctx.evidence;
+  if (unexplained === 0 || ctx.obs[first.to] === 0) return [];
+  return nearFits.filter((e) => {
+    const m = e.line[0];
+    if (e.revision || e.unexplained >= unexplained || e.bad !== first.to || !m) return false;
+    if (m.from !== first.from || m.to === first.to) return false;
+    const apart = Math.abs((changedAt[first.to] ?? Number.NaN) - (changedAt[m.to] ?? Number.NaN));
+    return apart <= COINCIDENT_MS;
+  });
 }
 
 /**

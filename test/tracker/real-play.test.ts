@@ -221,6 +221,22 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     expect(faults(judged)).toEqual([]);
   });
 
+  it.each([
+    // (Red's cannon takes on e6, its victim lifted first; d2, one of the cannon's points, starts
+    // reading a piece 1 ms after it lands: read as e2 → d2 with Black's soldier put back.)
+    [134, dead('d2', 'occupied', 5, 3712301157, false)],
+    // (Red's chariot takes on h0; d5 on its way starts reading a piece as it lands: h5 → d5.)
+    [782, dead('d5', 'occupied', 10, 855568958, false)],
+  ])(
+    'master %i: a sensor starting to read a piece as a capture lands elsewhere: recorded in doubt',
+    (n, options) => {
+      const judged = judgeGame(masterGame(n), options);
+      expect(judged.classification.kind).not.toBe('silent');
+      const doubt = judged.emitted.find((e) => e.type === 'alert' && e.alert.kind === 'ambiguous');
+      expect(doubt?.type === 'alert' && doubt.alert.message).toMatch(/but it may have been/);
+    },
+  );
+
   it('master 788: a point starting to read a piece as a slide lands, two points it may be', () => {
     // b5 starts reading occupied as Black's cannon slides b7 → d7 (b5 is one of its points too):
     // either b5 or d7 reads a piece that is not there. The reader found no single point and was
