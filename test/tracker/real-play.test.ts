@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSquare } from '../../src/rules/index.js';
 import type { Sensing } from '../../src/sensors/snapshot.js';
+import type { PhysicalOptions } from '../../src/simulation/physical-play.js';
 import {
   CONDITIONS,
   type Condition,
@@ -125,19 +126,22 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     const g = liuDahuaGames()[n - 1]!;
     return { label: `master ${n}`, start: positionOf(g.fen), moves: g.moves.map((m) => m.move) };
   }
+  /** How the table played a game: its sensing, seed, setup, clock buttons and real-play handling. */
+  const played = (
+    sensing: Sensing,
+    seed: number,
+    setupFromEmpty: boolean,
+    buttons: boolean,
+    real: PhysicalOptions['real'],
+  ): PhysicalOptions => ({ sensing, seed, setupFromEmpty, buttons, real });
+  /** An occupancy game of the dead-sensor rows (set up from the start position). */
   const dead = (
     square: string,
     reads: 'empty' | 'occupied',
     fromPly: number,
     seed: number,
     buttons: boolean,
-  ) => ({
-    sensing: 'occupancy' as const,
-    seed,
-    setupFromEmpty: false,
-    buttons,
-    real: { dead: { square: parseSquare(square)!, reads, fromPly } },
-  });
+  ) => played('occupancy', seed, false, buttons, { dead: { square: parseSquare(square)!, reads, fromPly } });
   const faults = (judged: JudgedGame): string[] =>
     judged.emitted.flatMap((e) =>
       e.type === 'alert' && e.alert.kind === 'sensor_fault' ? [e.alert.square!] : [],
@@ -173,50 +177,18 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
   it.each([
     // (A frame lost as a cannon slid b7 → b3 showed it on b4 and b3 at once: not before the board
     // has repeated itself.)
-    [
-      4,
-      'lost frames',
-      {
-        sensing: 'occupancy',
-        seed: 1072680964,
-        setupFromEmpty: false,
-        buttons: false,
-        real: { lostFrames: 0.02 },
-      },
-    ],
+    [4, 'lost frames', played('occupancy', 1072680964, false, false, { lostFrames: 0.02 })],
     // (Black's chariot sliding h6 → h0, a red horse knocked off g0: the chariot seen on h2 on its
     // way is no reply set down: not before the board is still.)
-    [
-      291,
-      'a slide in flight',
-      { sensing: 'occupancy', seed: 1920608708, setupFromEmpty: true, buttons: true, real: { knock: 0.05 } },
-    ],
+    [291, 'a slide in flight', played('occupancy', 1920608708, true, true, { knock: 0.05 })],
     // (Red's chariot just set down on i2, knocked as Black's lands on i3, is no reply i2 → i3.)
-    [
-      650,
-      "the last move's piece",
-      {
-        sensing: 'occupancy',
-        seed: 1920970939,
-        setupFromEmpty: false,
-        buttons: false,
-        real: { knock: 0.05 },
-      },
-    ],
+    [650, "the last move's piece", played('occupancy', 1920970939, false, false, { knock: 0.05 })],
     // (Red's cannon h2 → f2 taken back, a black piece knocked meanwhile: f2 → h2 is no reply.)
-    [
-      66,
-      'a takeback',
-      { sensing: 'colour', seed: 1920381683, setupFromEmpty: true, buttons: false, real: { knock: 0.05 } },
-    ],
+    [66, 'a takeback', played('colour', 1920381683, true, false, { knock: 0.05 })],
     // (A knocked piece lifted and a capture set down before the reply: a line of three.)
-    [
-      526,
-      'a knocked piece',
-      { sensing: 'colour', seed: 1920845823, setupFromEmpty: true, buttons: false, real: { knock: 0.05 } },
-    ],
-  ] as const)('master %i: %s is no dead sensor', (n, _what, options) => {
-    const judged = judgeGame(masterGame(n), { ...options, real: { ...options.real } });
+    [526, 'a knocked piece', played('colour', 1920845823, true, false, { knock: 0.05 })],
+  ])('master %i: %s is no dead sensor', (n, _what, options) => {
+    const judged = judgeGame(masterGame(n), options);
     expect(judged.classification.kind).toBe('exact');
     expect(faults(judged)).toEqual([]);
   });
