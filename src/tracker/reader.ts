@@ -482,8 +482,8 @@ export function judge(input: ReaderInput): Verdict {
   // down, and a piece knocked on the way is no move.)
   const answered = unseenLanding(input, ctx, true);
   if (answered.length > 0 && !input.settled) return waitVerdict(input, input.settleAt);
-  if (answered.length === 1) return { kind: 'suspect', square: answered[0]!.square, reads: 'empty' };
-  if (answered.length > 1) return { kind: 'doubt', worlds: answered };
+  const landed = landingVerdict(answered);
+  if (landed) return landed;
 
   const illegal = findIllegal(roots, ctx) ?? displaced(input, nearFits, ctx);
   if (illegal) {
@@ -491,9 +491,8 @@ export function judge(input: ReaderInput): Verdict {
     return readAgain(input, ctx, verdict) ?? verdict;
   }
 
-  const unseen = unseenLanding(input, ctx);
-  if (unseen.length === 1) return { kind: 'suspect', square: unseen[0]!.square, reads: 'empty' };
-  if (unseen.length > 1) return { kind: 'doubt', worlds: unseen };
+  const unseen = landingVerdict(unseenLanding(input, ctx));
+  if (unseen) return unseen;
   const last = suspectDeadSquare(input, nearFits, ctx);
   return readAgain(input, ctx, last) ?? last;
 }
@@ -769,6 +768,12 @@ function coincidentRivals(
     const apart = Math.abs((changedAt[first.to] ?? Number.NaN) - (changedAt[m.to] ?? Number.NaN));
     return apart <= COINCIDENT_MS;
   });
+}
+
+/** Landings no sensor saw: on one point, that sensor is suspected; on several, a doubt over them. */
+function landingVerdict(worlds: DeadWorld[]): Verdict | undefined {
+  if (worlds.length === 1) return { kind: 'suspect', square: worlds[0]!.square, reads: 'empty' };
+  return worlds.length > 1 ? { kind: 'doubt', worlds } : undefined;
 }
 
 /**
