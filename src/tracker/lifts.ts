@@ -23,6 +23,11 @@ export class Lifts {
   private readonly closed = new Map<Square, number>();
   /** The first lift of each square since the confirmed position: when its piece left. */
   private readonly firstClosed = new Map<Square, number>();
+  /**
+   * Squares whose first lift was seen in a frame after lost frames: the soonest their piece may
+   * have left (just after the last frame before the gap), sooner than the lift's `since`.
+   */
+  private readonly unseenDepartures = new Map<Square, number>();
 
   /**
    * Empty intersections seen occupied since the confirmed position: the points a sliding piece
@@ -42,7 +47,7 @@ export class Lifts {
    * A frame at `t`: `expected` are the cells of the confirmed position. A masked square (a dead
    * sensor) is no evidence: its reading says nothing of a piece lifted.
    */
-  observe(expected: Cells, cells: Cells, t: number, mask?: ReadonlySet<Square>): void {
+  observe(expected: Cells, cells: Cells, t: number, mask?: ReadonlySet<Square>, from = t): void {
     for (let sq = 0; sq < 90; sq++) {
       if (expected[sq] === '.') {
         const occupied = cells[sq] !== '.';
@@ -59,8 +64,14 @@ export class Lifts {
       }
       const lift = this.open.get(sq);
       if (cells[sq] === '.') {
-        if (!lift) this.open.set(sq, { since: t });
-        else if (lift.back !== undefined) {
+        if (!lift) {
+          this.open.set(sq, { since: t });
+          // (Its first lift: when its piece left, as far as the frames can tell.)
+          if (!this.firstClosed.has(sq)) {
+            if (from < t) this.unseenDepartures.set(sq, from);
+            else this.unseenDepartures.delete(sq);
+          }
+        } else if (lift.back !== undefined) {
           if (t - lift.back < this.bounceMs)
             lift.back = undefined; // it flickered: the lift goes on
           else {
@@ -90,6 +101,14 @@ export class Lifts {
       if (!out.has(sq) && (lift.back ?? now) - lift.since >= this.bounceMs) out.set(sq, lift.since);
     }
     return unmasked(out, mask);
+  }
+
+  /**
+   * The first lifts seen only after lost frames, with the soonest each piece may have left (before
+   * `firstAt` says): a move's landing, and so the reply's start, may be that much sooner.
+   */
+  departedAfterGap(): ReadonlyMap<Square, number> {
+    return this.unseenDepartures;
   }
 
   /** Empty points seen occupied since the confirmed position (see `visits`). */
@@ -141,6 +160,8 @@ export class Lifts {
     for (const [sq, lift] of [...this.open]) {
       if (expected[sq] === '.' || (lift.back !== undefined && lift.since < start)) this.open.delete(sq);
     }
+    for (const sq of [...this.unseenDepartures.keys()])
+      if (!this.open.has(sq) && !this.firstClosed.has(sq)) this.unseenDepartures.delete(sq);
   }
 
   /** A point of the confirmed position has read empty since `t`: a lift under way. */

@@ -867,6 +867,7 @@ function evaluate(context: Context): Partial<Context> {
     evidence: {
       lifted: r.lifts.at(now, r.mask),
       firstLifted: r.lifts.firstAt(now, r.mask),
+      departedAfterGap: r.lifts.departedAfterGap(),
       buttonBy: button,
       changedAt: r.squareChangedAt,
       visited: r.lifts.visited(),
@@ -959,7 +960,10 @@ function landingSeen(context: Context): number {
   const last = v.kind === 'commit' ? v.moves.at(-1) : undefined;
   if (!last) return Number.NEGATIVE_INFINITY;
   const r = context.readings;
-  const left = r.lifts.firstAt(context.now(), r.mask).get(last.from);
+  // (Seen to leave only after lost frames: it may have left as soon as just after the gap began.)
+  const first = r.lifts.firstAt(context.now(), r.mask).get(last.from);
+  const left =
+    first === undefined ? undefined : Math.min(first, r.lifts.departedAfterGap().get(last.from) ?? first);
   // A capture's point shows its landing only if it shows the capturer now (its last change, after
   // the piece left); else it changed since for other reasons (the opponent taking the capturer in
   // turn): only the departure and a carry bound the landing.

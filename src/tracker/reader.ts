@@ -66,6 +66,8 @@ export interface Evidence {
   readonly lifted: ReadonlyMap<Square, number>;
   /** The first lift of each of those squares (the order in which pieces left). */
   readonly firstLifted?: ReadonlyMap<Square, number>;
+  /** First lifts seen only after lost frames: the soonest each piece may have left. */
+  readonly departedAfterGap?: ReadonlyMap<Square, number>;
   /** The side to move pressed its clock button, and a frame since shows the board after it. */
   readonly buttonBy?: Color | undefined;
   /** When each square's reading last changed. */
@@ -1278,13 +1280,22 @@ function retakenAt(sq: Square, ctx: Ctx): number | undefined {
 }
 
 /**
+ * The soonest a piece may have left its square: its first lift, or, when that was seen only after
+ * lost frames, just after the last frame before them.
+ */
+function departure(sq: Square, ctx: Ctx): number {
+  const first = ctx.first.get(sq) ?? Number.NEGATIVE_INFINITY;
+  return Math.min(first, ctx.evidence.departedAfterGap?.get(sq) ?? first);
+}
+
+/**
  * When a move's piece landed, as early as the evidence allows: after its piece left, and when its
  * square's reading changed, if that change was the landing. A capture's square may change later
  * for other reasons (its victim taken away from under it, the capturer touched again), so only
  * its departure bounds it.
  */
 function landingTime(m: Move, ctx: Ctx): number {
-  const left = ctx.first.get(m.from) ?? Number.NEGATIVE_INFINITY;
+  const left = departure(m.from, ctx);
   if (ctx.obs[m.to] === 0 && !ctx.mask.has(m.to) && !ctx.captures.has(m)) {
     // Set down, then taken off: it landed when its point first read it.
     const spell = landingSpell(m, ctx);
@@ -1299,7 +1310,7 @@ function landingTime(m: Move, ctx: Ctx): number {
  * for a capture (its point may not change), a carry after it left.
  */
 function earliestLanding(m: Move, ctx: Ctx): number {
-  const left = ctx.first.get(m.from) ?? Number.NEGATIVE_INFINITY;
+  const left = departure(m.from, ctx);
   if (ctx.captures.has(m) || ctx.mask.has(m.to)) return left + MIN_CARRY_MS;
   const spell = ctx.evidence.history?.spells(m.to).find((sp) => sp.from > left);
   return spell !== undefined ? spell.from : left + MIN_CARRY_MS;

@@ -81,11 +81,11 @@ export class Readings {
       }
     }
     this.mask = mask;
-    this.lifts.observe(confirmed, cells, t, mask);
+    this.stillFrom = since !== undefined && since < t ? since + 1 : t;
+    this.lifts.observe(confirmed, cells, t, mask, this.stillFrom);
     this.cells = cells;
     this.commitsSinceChange = 0;
     this.changedAt = t;
-    this.stillFrom = since !== undefined && since < t ? since + 1 : t;
     this.readAt = readAt;
     this.frameAt = t;
   }

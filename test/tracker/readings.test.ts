@@ -27,6 +27,28 @@ describe('readings', () => {
     expect([r.changedAt, r.frameAt]).toEqual([200, 400]);
   });
 
+  it('keeps, for a piece first seen gone after lost frames, the soonest it may have left', () => {
+    const r = new Readings('occupancy', 35, 0);
+    const confirmed = r.cellsOf(start);
+    r.record(100, cells, 100, confirmed);
+    // Frames lost after 1000: b0 gone at 2000 may have left at 1001 already; h0, at 2100, not.
+    r.record(2000, without(cells, 'b0'), 2000, confirmed, 1000);
+    r.record(2100, without(without(cells, 'b0'), 'h0'), 2100, confirmed);
+    expect([...r.lifts.firstAt(3000)]).toEqual([
+      [at('b0'), 2000],
+      [at('h0'), 2100],
+    ]);
+    expect([...r.lifts.departedAfterGap()]).toEqual([[at('b0'), 1001]]);
+    // Set back and lifted again with every frame seen: its first departure still stands.
+    r.record(2500, without(cells, 'h0'), 2500, confirmed);
+    r.record(2600, without(without(cells, 'b0'), 'h0'), 2600, confirmed);
+    expect([...r.lifts.departedAfterGap()]).toEqual([[at('b0'), 1001]]);
+    // Put back, and the evidence begins again: the lift is over, and so is its departure.
+    r.record(2700, cells, 2700, confirmed);
+    r.lifts.reset(confirmed);
+    expect([...r.lifts.departedAfterGap()]).toEqual([]);
+  });
+
   it('unmasks a dead sensor whose reading changes, and says so before', () => {
     const r = new Readings('occupancy', 35, 0);
     const confirmed = r.cellsOf(start);
