@@ -1155,12 +1155,22 @@ function explain(
           if (m.to === prev.to && !captured && liftedAt < earliestLanding(prev, ctx)) continue;
         } else if (!prev && !revising && liftedAt < ctx.lastLanded) continue; // (the confirmed move's landing)
         // A capture's victim seen taken off was taken by the reply's hand: after the move it
-        // answers landed (a piece off its point before then was knocked, and put back). (Seen in
-        // the same frame, a frame lost between them, the order is unknown.)
+        // answers landed, and no sooner than a hand answers (a piece off its point before then
+        // was knocked, and put back). (Seen in the same frame, a frame lost between them, the
+        // order is unknown.)
         if (pos.colorAt(m.to) !== 0 && obs[m.to] !== 0 && !mask.has(m.to)) {
           const victimLeft = ctx.evidence.lifted.get(m.to);
           const answered = prev ? earliestLanding(prev, ctx) : ctx.lastLanded;
-          if (victimLeft !== undefined && victimLeft < answered) continue;
+          // (The confirmed move's landing, when a capture, is known only as its point's last change:
+          // a bounce may have moved that, so no margin.)
+          const lastCaptured =
+            ctx.previous !== undefined && ctx.previous.position.colorAt(ctx.previous.move.to) !== 0;
+          const margin = prev !== undefined || !lastCaptured ? REPLY_AFTER_LANDING_MS : 0;
+          if (
+            victimLeft !== undefined &&
+            (victimLeft < answered || (victimLeft > answered && victimLeft < answered + margin))
+          )
+            continue;
         }
         // A piece lands after it was lifted: not where the reading changed before it left (for a
         // capture, its victim's point filled again before the capturer left: the victim came back).

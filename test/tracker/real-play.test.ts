@@ -134,6 +134,17 @@ const played = (
   real: PhysicalOptions['real'],
 ): PhysicalOptions => ({ sensing, seed, setupFromEmpty, buttons, real });
 
+describe('knocked pieces', () => {
+  it("master 722: a piece knocked 26 ms after the last move landed, put back, is no capture's victim", () => {
+    // Black's chariot d8 → c8 knocks e8 off as it lands; Red lifts its horse c7, and e8 is put back:
+    // read as the horse taking on e8 (its victim seen off, the capturer set down), retracted only
+    // when the horse landed on e6 1.4 s later. No hand answers a move that fast.
+    const judged = judgeGame(masterGame(722), played('occupancy', 1921043587, false, false, { knock: 0.05 }));
+    expect(judged.classification.kind).toBe('exact');
+    expect(judged.emitted.filter((e) => e.type === 'retract' && e.ply === 53)).toEqual([]);
+  });
+});
+
 describe('lost frames: a piece seen leaving only after a gap may have left as the gap began', () => {
   it.each([
     // (Red's chariot took on c7 in a gap; Black's chariot, lifted 76 ms after the frame that showed
