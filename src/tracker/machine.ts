@@ -965,14 +965,16 @@ function landingSeen(context: Context): number {
   const left =
     first === undefined ? undefined : Math.min(first, r.lifts.departedAfterGap().get(last.from) ?? first);
   // A capture's point shows its landing only if it shows the capturer now (its last change, after
-  // the piece left); else it changed since for other reasons (the opponent taking the capturer in
-  // turn): only the departure and a carry bound the landing.
+  // the piece left), seen empty between (its victim taken off first); else it changed since for
+  // other reasons (the opponent taking the capturer in turn), or a colour sensor flipped from the
+  // victim to the capturer (set on top: the sensor reads the lower piece until the victim is pulled
+  // out): only the departure and a carry bound the landing.
   const moves = v.kind === 'commit' ? v.moves : [];
   const before = positionAfter(context, moves.slice(0, -1));
   if (left !== undefined && before.colorAt(last.to) !== 0) {
     const reads = r.cells?.[last.to];
     const mover = before.colorAt(last.from) === 1 ? 'r' : 'b';
-    const shows = reads === 'x' || reads === mover;
+    const shows = reads === 'x' || (reads === mover && r.lifts.at(context.now(), r.mask).has(last.to));
     const changed = r.squareChangedAt[last.to] ?? Number.NEGATIVE_INFINITY;
     return shows && changed > left ? changed : left + MIN_CARRY_MS;
   }

@@ -38,6 +38,8 @@ export class Readings {
    * the victim (rule 15): any piece read there fits, until the reading changes.
    */
   readonly covered = new Set<Square>();
+  /** Covered points reading empty for now, since when and what they read before (a flicker, maybe). */
+  private readonly uncovering = new Map<Square, { readonly t: number; readonly was: string }>();
   /** Squares taken for dead sensors: their readings are ignored (a new set at each change). */
   mask: ReadonlySet<Square> = new Set();
   /** The cells of the last position asked for (the game hands out one object per position). */
@@ -45,7 +47,7 @@ export class Readings {
 
   constructor(
     private readonly sensing: Sensing,
-    bounceMs: number,
+    private readonly bounceMs: number,
     now: number,
   ) {
     this.readAt = now;
@@ -73,7 +75,7 @@ export class Readings {
     for (let s = 0; s < 90; s++) {
       if (previous !== undefined && previous[s] === cells[s]) continue;
       squareChangedAt[s] = t;
-      if (this.covered.size > 0) this.covered.delete(s);
+      if (this.covered.size > 0 && this.covered.has(s)) this.uncover(s, t, cells[s]!, previous?.[s]);
       // (The first frame changes nothing that was read: a mask given beforehand stands.)
       if (previous !== undefined && mask.has(s)) {
         mask = new Set(mask);
@@ -88,6 +90,17 @@ export class Readings {
     this.changedAt = t;
     this.readAt = readAt;
     this.frameAt = t;
+  }
+
+  /**
+   * A covered point's reading changed to `reads`: it is no longer covered, unless it only flickered
+   * empty (a hand touching the stack) and reads the victim again within a bounce.
+   */
+  private uncover(s: Square, t: number, reads: string, was: string | undefined): void {
+    const gone = this.uncovering.get(s);
+    this.uncovering.delete(s);
+    if (reads === '.' && was !== undefined) this.uncovering.set(s, { t, was });
+    else if (gone === undefined || gone.was !== reads || t - gone.t >= this.bounceMs) this.covered.delete(s);
   }
 
   /** A frame that shows the board unchanged: it is current at `t`. */

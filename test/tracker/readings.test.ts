@@ -49,6 +49,28 @@ describe('readings', () => {
     expect([...r.lifts.departedAfterGap()]).toEqual([]);
   });
 
+  it('keeps a covered point covered through a flicker empty, not through a change of colour or a lift', () => {
+    const colour = expectedCells(start, 'colour');
+    const set = (c: string, name: string, v: string): string =>
+      `${c.slice(0, at(name))}${v}${c.slice(at(name) + 1)}`;
+    const r = new Readings('colour', 35, 0);
+    const confirmed = r.cellsOf(start);
+    r.record(100, colour, 100, confirmed);
+    r.covered.add(at('a0'));
+    // Empty for 14 ms, then the victim's colour again: the stack was touched.
+    r.record(200, set(colour, 'a0', '.'), 200, confirmed);
+    r.record(214, colour, 214, confirmed);
+    expect(r.covered.has(at('a0'))).toBe(true);
+    // Empty for longer than a bounce: both pieces were off it.
+    r.record(300, set(colour, 'a0', '.'), 300, confirmed);
+    r.record(400, colour, 400, confirmed);
+    expect(r.covered.has(at('a0'))).toBe(false);
+    // Straight to the other colour: the victim was taken from under its capturer.
+    r.covered.add(at('a0'));
+    r.record(500, set(colour, 'a0', 'b'), 500, confirmed);
+    expect(r.covered.has(at('a0'))).toBe(false);
+  });
+
   it('unmasks a dead sensor whose reading changes, and says so before', () => {
     const r = new Readings('occupancy', 35, 0);
     const confirmed = r.cellsOf(start);

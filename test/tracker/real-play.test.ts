@@ -134,6 +134,30 @@ const played = (
   real: PhysicalOptions['real'],
 ): PhysicalOptions => ({ sensing, seed, setupFromEmpty, buttons, real });
 
+describe('late removal, the colour sensor reading the captured piece until it is taken away', () => {
+  const lower = (seed: number, setupFromEmpty: boolean) =>
+    played('colour', seed, setupFromEmpty, false, { lateRemoval: 1, lowerReads: true });
+
+  it("master 16: a capture's point turning the capturer's colour is its victim taken away, not its landing", () => {
+    // Black's chariot takes on f7 unseen (the sensor reads the red victim), Red lifts its horse, the
+    // victim is taken off (f7 shows black), and the chariot goes back to f3 as Black's next move: read
+    // as Black taking its capture back, as the horse seemed lifted before the chariot landed.
+    const judged = judgeGame(masterGame(16), lower(3568600542, true));
+    expect(judged.classification.kind).not.toBe('silent');
+    expect(judged.emitted.filter((e) => e.type === 'retract' && e.ply === 38)).toEqual([]);
+    const at = (ply: number) => judged.emitted.find((e) => e.type === 'move' && e.ply === ply);
+    expect([at(39), at(40)].map((e) => e?.type === 'move' && e.iccs)).toEqual(['d5e3', 'f7f3']);
+  });
+
+  it('master 922: a stack touched (its point empty for 14 ms) still has its capturer on top', () => {
+    // Black's chariot stands on the red horse it took on h4 (read red). The point flickers empty as the
+    // horse is pulled out: read as Red's chariot from h1 taking on h4, until it landed on d1.
+    const judged = judgeGame(masterGame(922), lower(3569514696, false));
+    expect(judged.classification.kind).not.toBe('silent');
+    expect(judged.emitted.filter((e) => e.type === 'move' && e.iccs === 'h1h4')).toEqual([]);
+  });
+});
+
 describe('knocked pieces', () => {
   it("master 722: a piece knocked 26 ms after the last move landed, put back, is no capture's victim", () => {
     // Black's chariot d8 → c8 knocks e8 off as it lands; Red lifts its horse c7, and e8 is put back:
