@@ -68,8 +68,12 @@ export interface Evidence {
   readonly firstLifted?: ReadonlyMap<Square, number>;
   /** First lifts seen only after lost frames: the soonest each piece may have left. */
   readonly departedAfterGap?: ReadonlyMap<Square, number>;
+  /** The latest change seen only after lost frames (what it showed may have happened sooner). */
+  readonly gapFrameAt?: number;
   /** The side to move pressed its clock button, and a frame since shows the board after it. */
   readonly buttonBy?: Color | undefined;
+  /** When that button was pressed. */
+  readonly buttonAt?: number | undefined;
   /** When each square's reading last changed. */
   readonly changedAt: ArrayLike<number>;
   /** Empty points seen occupied since the confirmed position: where a sliding piece passed. */
@@ -340,7 +344,11 @@ export function judge(input: ReaderInput): Verdict {
   // A fresh clock button by the side to move: its move is complete.
   const button = input.evidence.buttonBy;
   if (button !== undefined && button === input.base.turn) {
-    fits = fits.filter((e) => e.revision || e.line.length > 0);
+    // (Its piece left before the button was pressed: a piece lifted since is the opponent's doing.)
+    const buttonAt = input.evidence.buttonAt ?? Number.POSITIVE_INFINITY;
+    fits = fits.filter(
+      (e) => e.revision || (e.line.length > 0 && !(departure(e.line[0]!.from, ctx) > buttonAt)),
+    );
   }
   const considered = fits;
   // A capture whose target was seen lifted and filled again beats a piece held in the hand: the
@@ -910,6 +918,11 @@ function decide(input: ReaderInput, fits: Explanation[]): Verdict {
     // on by then. It is held until its landing has stood that long.
     const ending = endingSlideHold(input, base, agreed);
     if (ending !== undefined && input.now < ending) return waitVerdict(input, ending);
+    // A capture seen made, its point unchanged since the capturer landed there: no piece left it to
+    // go on. Read elsewhere, the move is changed, but in doubt (a piece from a point whose dead
+    // sensor still reads it, set down there, reads so too).
+    if (revision && agreed.length > 0 && standingCapture(input))
+      return { kind: 'commit', moves: agreed, revision, ready: true, rivals: [[previous!.move]] };
     const ready = isReady(input, base, agreed, fits);
     // The last move's piece has moved on and is still travelling: the move recorded is wrong now.
     // It is taken back at once; where the piece stops is read as a move of its own. (Only when it
@@ -959,6 +972,17 @@ function decide(input: ReaderInput, fits: Explanation[]): Verdict {
       ? dedupe([...input.pending.map((l) => [...l]), ...deep]).slice(0, MAX_LINES)
       : [];
   return { kind: 'wait', lifted, candidates, ambiguous, keep, recheckAt };
+}
+
+/**
+ * The confirmed move is a capture whose landing was seen (its point last changed as it landed, after
+ * its victim was taken off) and has not changed since.
+ */
+function standingCapture(input: ReaderInput): boolean {
+  const previous = input.previous;
+  if (previous === undefined || previous.position.colorAt(previous.move.to) === 0) return false;
+  const to = previous.move.to;
+  return !input.mask.has(to) && input.evidence.changedAt[to] === input.landedAt;
 }
 
 /**
@@ -1165,7 +1189,9 @@ function explain(
           // a bounce may have moved that, so no margin.)
           const lastCaptured =
             ctx.previous !== undefined && ctx.previous.position.colorAt(ctx.previous.move.to) !== 0;
-          const margin = prev !== undefined || !lastCaptured ? REPLY_AFTER_LANDING_MS : 0;
+          // (Nor when a change since that landing, or the landing itself, was seen only after lost frames.)
+          const seenInTime = (ctx.evidence.gapFrameAt ?? Number.NEGATIVE_INFINITY) < answered;
+          const margin = (prev !== undefined || !lastCaptured) && seenInTime ? REPLY_AFTER_LANDING_MS : 0;
           if (
             victimLeft !== undefined &&
             (victimLeft < answered || (victimLeft > answered && victimLeft < answered + margin))

@@ -17,6 +17,8 @@ export class Readings {
   changedAt = 0;
   /** The soonest the board may have stood as it reads since (before `changedAt` after lost frames). */
   stillFrom = 0;
+  /** Time of the latest changed frame that came after lost frames (what it shows may be older). */
+  gapFrameAt = Number.NEGATIVE_INFINITY;
   /**
    * When the latest change was read (the clock's time): the bounce window runs from it. Frames that
    * change the board within the window are recorded without starting the window again.
@@ -84,6 +86,7 @@ export class Readings {
     }
     this.mask = mask;
     this.stillFrom = since !== undefined && since < t ? since + 1 : t;
+    if (this.stillFrom < t) this.gapFrameAt = t;
     this.lifts.observe(confirmed, cells, t, mask, this.stillFrom);
     this.cells = cells;
     this.commitsSinceChange = 0;

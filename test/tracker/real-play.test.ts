@@ -180,6 +180,16 @@ describe('lost frames: a piece seen leaving only after a gap may have left as th
     const judged = judgeGame(masterGame(n), played('occupancy', seed, false, false, { lostFrames: 0.02 }));
     expect(judged.classification.kind).toBe('exact');
   });
+
+  it("master 58: a victim taken off 21 ms after a landing seen only after lost frames is the reply's capture", () => {
+    // Red's e1 → e2 lands in a gap (seen at 116000, played at 115616); Black takes its victim off
+    // f0 at 116021: sooner than any hand answers after the frame's time, not after the landing's.
+    const judged = judgeGame(
+      masterGame(58),
+      played('occupancy', 1072735450, false, false, { lostFrames: 0.02 }),
+    );
+    expect(judged.classification.kind).toBe('exact');
+  });
 });
 
 describe('dead sensors read from a landing or a phantom (master games as the 1,125-game tables, seed 1, played them)', () => {
@@ -257,6 +267,28 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
       expect(doubt?.type === 'alert' && doubt.alert.message).toMatch(/but it may have been/);
     },
   );
+
+  it('master 294: a capture seen made is not changed to another move silently when a piece appears elsewhere', () => {
+    // Black's cannon takes on f4 (its victim seen off, the cannon seen set down); Red's chariot, lifted
+    // unseen off h8 (its sensor stuck reading a piece), is set down on g7 where it may not go: read as
+    // Black's cannon gone to g7 instead, the capture taken back, with nothing said.
+    const judged = judgeGame(masterGame(294), dead('h8', 'occupied', 32, 3712462597, false));
+    expect(judged.classification.kind).not.toBe('silent');
+    const doubt = judged.emitted.find(
+      (e) => e.type === 'alert' && e.alert.kind === 'ambiguous' && e.t > 54000,
+    );
+    expect(doubt?.type === 'alert' && doubt.alert.candidates).toEqual([['f7g7'], ['f7f4']]);
+  });
+
+  it("master 329: a piece lifted after the mover's clock button is no part of the mover's move", () => {
+    // Black's horse leaves g7 (its sensor stuck reading a piece) and takes on h9 in one scan: nothing
+    // seen but Black's button. Red then takes Black's pawn off c5: read as that pawn's move c5 → c4
+    // (a capture nobody saw), Black's move as the button said, and nothing said.
+    const judged = judgeGame(masterGame(329), dead('g7', 'occupied', 12, 3712497912, true));
+    expect(judged.classification.kind).not.toBe('silent');
+    const first = judged.emitted.find((e) => e.type === 'alert' || (e.type === 'move' && e.ply === 18));
+    expect(first?.type === 'alert' && first.alert.kind).toBe('ambiguous');
+  });
 
   it('master 788: a point starting to read a piece as a slide lands, two points it may be', () => {
     // b5 starts reading occupied as Black's cannon slides b7 → d7 (b5 is one of its points too):
