@@ -387,8 +387,21 @@ export function judge(input: ReaderInput): Verdict {
       return { kind: 'suspect', square: dead, reads: obs[dead] === 0 ? 'empty' : 'occupied' };
   }
 
+  // The side to move has held its piece long while the opponent holds one its piece cannot take:
+  // no move in progress explains that; its move may have landed where no sensor read it.
+  const heldDue = fits.length > 0 && !input.probing ? heldLandingDue(input, ctx) : undefined;
+  if (heldDue !== undefined && input.now >= heldDue) {
+    const unseen = landingVerdict(unseenLanding(input, ctx));
+    if (unseen !== undefined) return unseen;
+  }
+
   if (fits.length > 0) {
-    const verdict = decide(input, fits);
+    const decided = decide(input, fits);
+    // (Asked again once the piece has been held that long.)
+    const verdict =
+      decided.kind === 'wait' && heldDue !== undefined && input.now < heldDue
+        ? { ...decided, recheckAt: Math.min(decided.recheckAt ?? Number.POSITIVE_INFINITY, heldDue) }
+        : decided;
     // About to conclude against a slide's trail (the piece went on past where any fit puts it):
     // its last point may be one whose dead sensor read nothing land.
     if (trailed > 0 && (verdict.kind === 'commit' || button === input.base.turn)) {
@@ -753,6 +766,26 @@ function unseenLanding(input: ReaderInput, ctx: Ctx, replyLanded = false): DeadW
     }
   }
   return found;
+}
+
+/**
+ * When a piece of the side to move, off its point, will have been held long enough to look for
+ * where it may have landed unseen (see `unseenLanding`): only while the opponent holds a piece,
+ * lifted after it, that it cannot take (no capture in progress explains the two).
+ */
+function heldLandingDue(input: ReaderInput, ctx: Ctx): number | undefined {
+  const base = input.base;
+  const side = base.turnCode;
+  let due: number | undefined;
+  for (const [from, at] of ctx.first) {
+    if (base.colorAt(from) !== side || ctx.obs[from] !== 0 || ctx.mask.has(from)) continue;
+    const takes = new Set(base.legalDestinations(from));
+    let other = false;
+    for (const [sq, t] of ctx.first)
+      if (t > at && base.colorAt(sq) === 3 - side && ctx.obs[sq] === 0 && !takes.has(sq)) other = true;
+    if (other) due = Math.min(due ?? Number.POSITIVE_INFINITY, at + ctx.timing.maskAfterMs);
+  }
+  return due;
 }
 
 /**
@@ -1156,7 +1189,14 @@ function explain(
         continue;
       // A capture of a piece an earlier move of the line set down on an empty square: the one
       // reading there must tell both landings (seen set down, taken off, and the capturer set down).
-      if (shown[m.to] === 0 && pos.colorAt(m.to) !== 0 && retakenAt(m.to, ctx) === undefined) continue;
+      // (A point whose sensor is dead tells nothing: both landed unseen.)
+      if (
+        shown[m.to] === 0 &&
+        pos.colorAt(m.to) !== 0 &&
+        !mask.has(m.to) &&
+        retakenAt(m.to, ctx) === undefined
+      )
+        continue;
       // When this piece left its square (its first lift since the confirmed position).
       const leftAt = first.get(m.from);
       if (leftAt !== undefined) {
@@ -1565,7 +1605,9 @@ function knockedByLine(sq: Square, line: readonly Move[], ctx: Ctx): boolean {
   for (const m of line) {
     // (The piece a move set down, lifted again, is that move's piece going on, not a knocked one.)
     if (m.to === sq || (!near(sq, m.from) && !near(sq, m.to))) continue;
-    // (A hand may knock a piece as it reaches for its own: no bound before the lift.)
+    // (A hand may knock a piece as it reaches for its own: no bound before the lift. Next to where
+    // it goes only, not before it has the piece in hand.)
+    if (!near(sq, m.from) && left < (ctx.first.get(m.from) ?? Number.NEGATIVE_INFINITY)) continue;
     if (left <= landingTime(m, ctx) + KNOCK_AFTER_LANDING_MS) return true;
   }
   return knockedByLast(sq, ctx);

@@ -290,6 +290,28 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     expect(first?.type === 'alert' && first.alert.kind).toBe('ambiguous');
   });
 
+  it('master 1034: three captures onto a point reading empty, pieces of both sides held meanwhile', () => {
+    // a4 reads empty: Black's pawn a5 → a4, Red's chariot a3 → a4 and Black's chariot a9 → a4 all
+    // land there unseen. Black's pawn held, Red's chariot lifted, which it cannot take: no move in
+    // progress explains both, and the pawn's landing on a4 is looked for once it has been held long.
+    const options = played('colour', 3713209257, false, false, {
+      dead: { square: parseSquare('a4')!, reads: 'empty', fromPly: 8 },
+    });
+    const judged = judgeGame(masterGame(1034), options);
+    expect(judged.classification.kind).toBe('exact');
+    expect(faults(judged)).toEqual(['a4']);
+  });
+
+  it("master 1041: a piece off its point before the opponent's hand had its own piece is not knocked by it", () => {
+    // Red's chariot slides d6 → d8 (its sensor dead) over d7; Black lifts a6 355 ms after d7 emptied
+    // and sets it on e6, next to d7: d7 was read as knocked by that hand, the chariot as d6 → d7.
+    const options = played('colour', 3713216320, true, true, {
+      dead: { square: parseSquare('d8')!, reads: 'empty', fromPly: 0 },
+    });
+    const judged = judgeGame(masterGame(1041), options);
+    expect(judged.classification.kind).not.toBe('silent');
+  });
+
   it('master 788: a point starting to read a piece as a slide lands, two points it may be', () => {
     // b5 starts reading occupied as Black's cannon slides b7 → d7 (b5 is one of its points too):
     // either b5 or d7 reads a piece that is not there. The reader found no single point and was
