@@ -411,8 +411,20 @@ export function judge(input: ReaderInput): Verdict {
     // A story with a piece off the board (knocked) against one of a piece set down where it may not
     // go: the first would commit a move that may not have been played. Wait until the stray comes
     // back, or is gone too long to be believed.
-    if (verdict.kind === 'commit' && fewest > 0 && nearFits.some((e) => strayless(e, obs))) {
-      return waitVerdict(input, soonest(fits.map((e) => e.expires)));
+    // (A takeback whose strays the last move's own hand knocked is no such story: it is read. Another
+    // takeback or changed move so held is said if it lasts: the record may be wrong meanwhile.)
+    const knockedByLastMove =
+      verdict.kind === 'commit' &&
+      verdict.revision &&
+      verdict.moves.length === 0 &&
+      fits.every((e) => e.strayAt.every((sq) => knockedByLast(sq, ctx)));
+    if (
+      verdict.kind === 'commit' &&
+      fewest > 0 &&
+      !knockedByLastMove &&
+      nearFits.some((e) => strayless(e, obs))
+    ) {
+      return waitVerdict(input, soonest(fits.map((e) => e.expires)), verdict.revision ? [verdict.moves] : []);
     }
     // The last move changed to a capture nobody saw land, against play going on with a piece in
     // the hand: the board cannot tell them apart (a takeback half done reads so too). Wait, and say
@@ -779,11 +791,15 @@ function heldLandingDue(input: ReaderInput, ctx: Ctx): number | undefined {
   let due: number | undefined;
   for (const [from, at] of ctx.first) {
     if (base.colorAt(from) !== side || ctx.obs[from] !== 0 || ctx.mask.has(from)) continue;
-    const takes = new Set(base.legalDestinations(from));
-    let other = false;
-    for (const [sq, t] of ctx.first)
-      if (t > at && base.colorAt(sq) === 3 - side && ctx.obs[sq] === 0 && !takes.has(sq)) other = true;
-    if (other) due = Math.min(due ?? Number.POSITIVE_INFINITY, at + ctx.timing.maskAfterMs);
+    let takes: Square[] | undefined;
+    for (const [sq, t] of ctx.first) {
+      if (t <= at || base.colorAt(sq) !== 3 - side || ctx.obs[sq] !== 0) continue;
+      takes ??= base.legalDestinations(from);
+      if (!takes.includes(sq)) {
+        due = Math.min(due ?? Number.POSITIVE_INFINITY, at + ctx.timing.maskAfterMs);
+        break;
+      }
+    }
   }
   return due;
 }

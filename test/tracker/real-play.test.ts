@@ -118,6 +118,22 @@ describe('games the whole tables found wrong without an alert', () => {
     expect(judged.classification.kind).toBe('exact');
     expect(judged.emitted.filter((e) => e.type === 'gameOver')).toEqual([]);
   });
+
+  it("random 1/66: a takeback is read though a piece the taken-back move's hand knocked is still off", () => {
+    // Red's chariot h7 → f7 knocks Black's i6 off; Red takes the move back while i6 is still off: the
+    // board read as Red's chariot set down on h7 out of turn as well, the takeback waited for i6 and
+    // was never read (the move was played again 2.9 s later).
+    const game = randomGames(67, 1)[66]!;
+    const judged = judgeGame(game, {
+      sensing: 'colour',
+      seed: 2666314164,
+      setupFromEmpty: false,
+      buttons: true,
+      real: { knock: 0.05, nudge: 0.3, straighten: 0.15 },
+    });
+    expect(judged.classification.kind).toBe('exact');
+    expect(judged.emitted.some((e) => e.type === 'retract' && e.ply === 79)).toBe(true);
+  });
 });
 
 /** Master game `n` as the 1,125-game table played it (its options, from the table's failures). */
