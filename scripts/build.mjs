@@ -1,7 +1,8 @@
 // Bundles the command line (and the benchmarks, and the real-play table) with esbuild: one file
 // each, so `xqboard` starts fast and needs no TypeScript at run time. Runs on `npm install` (prepare).
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { relative } from 'node:path';
 import { build } from 'esbuild';
 
 /**
@@ -37,7 +38,7 @@ const bundleOnly = {
   },
 };
 
-await build({
+const commands = await build({
   entryPoints: {
     xqboard: 'src/cli/main.ts',
     bench: 'bench/main.ts',
@@ -61,8 +62,14 @@ await build({
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },
   sourcemap: true,
+  metafile: true,
   logLevel: 'warning',
 });
+
+// Chunks of earlier builds (their names change with their contents) would pile up: only this
+// build's stay.
+const written = new Set(Object.keys(commands.metafile.outputs).map((file) => relative('dist/chunks', file)));
+for (const file of readdirSync('dist/chunks')) if (!written.has(file)) rmSync(`dist/chunks/${file}`);
 
 // The web page (src/web/server.ts serves dist/web/): its script, with the rules and the notation
 // it shares with the controller, bundled for the browser; the HTML and CSS as they are.
