@@ -1623,7 +1623,14 @@ function knockedByLine(sq: Square, line: readonly Move[], ctx: Ctx): boolean {
     if (m.to === sq || (!near(sq, m.from) && !near(sq, m.to))) continue;
     // (A hand may knock a piece as it reaches for its own: no bound before the lift. Next to where
     // it goes only, not before it has the piece in hand.)
-    if (!near(sq, m.from) && left < (ctx.first.get(m.from) ?? Number.NEGATIVE_INFINITY)) continue;
+    // (When its square last changed, if sooner: a move taken back and read again keeps no lift. A
+    // capture's hand is there as soon as it takes the victim off, before its own piece perhaps.)
+    const held = Math.min(
+      ctx.first.get(m.from) ?? Number.NEGATIVE_INFINITY,
+      ctx.evidence.changedAt[m.from] ?? Number.POSITIVE_INFINITY,
+      (ctx.captures.has(m) ? ctx.first.get(m.to) : undefined) ?? Number.POSITIVE_INFINITY,
+    );
+    if (!near(sq, m.from) && left < held) continue;
     if (left <= landingTime(m, ctx) + KNOCK_AFTER_LANDING_MS) return true;
   }
   return knockedByLast(sq, ctx);
