@@ -884,6 +884,10 @@ function evaluate(context: Context): Partial<Context> {
     },
     resync: context.options.resync,
     doubts: context.game.doubts,
+    lastInDoubt:
+      context.raised.has('ambiguous') &&
+      context.doubted !== undefined &&
+      context.doubted >= context.game.plies - 1,
   });
   // The record changing again and again on one board is no reading of it: nothing fits.
   const verdict: Verdict =

@@ -126,6 +126,8 @@ export interface ReaderInput {
   readonly timing?: ReaderTiming;
   /** Judging with a square masked on trial: no further trials. */
   readonly probing?: boolean;
+  /** The last move was recorded in doubt, and the doubt still stands (said as an ambiguity). */
+  readonly lastInDoubt?: boolean;
   /** A board nothing fits may be read again from the record (./resync.ts); false: never. */
   readonly resync?: boolean;
   /** Moves of the record in doubt (newest last): a board read again may change one to a rival. */
@@ -1030,6 +1032,8 @@ function decide(input: ReaderInput, fits: Explanation[]): Verdict {
 function standingCapture(input: ReaderInput): boolean {
   const previous = input.previous;
   if (previous === undefined || previous.position.colorAt(previous.move.to) === 0) return false;
+  // (Recorded in doubt already: reading it elsewhere settles that doubt.)
+  if (input.lastInDoubt) return false;
   const to = previous.move.to;
   return !input.mask.has(to) && input.evidence.changedAt[to] === input.landedAt;
 }
@@ -1622,7 +1626,7 @@ function knockedByLine(sq: Square, line: readonly Move[], ctx: Ctx): boolean {
     // (The piece a move set down, lifted again, is that move's piece going on, not a knocked one.)
     if (m.to === sq || (!near(sq, m.from) && !near(sq, m.to))) continue;
     // (A hand may knock a piece as it reaches for its own: no bound before the lift. Next to where
-    // it goes only, not before it has the piece in hand.)
+    // it goes only, the piece the last move set down is not knocked before it has its own in hand.)
     // (When its square last changed, if sooner: a move taken back and read again keeps no lift. A
     // capture's hand is there as soon as it takes the victim off, before its own piece perhaps.)
     const held = Math.min(
@@ -1630,7 +1634,8 @@ function knockedByLine(sq: Square, line: readonly Move[], ctx: Ctx): boolean {
       ctx.evidence.changedAt[m.from] ?? Number.POSITIVE_INFINITY,
       (ctx.captures.has(m) ? ctx.first.get(m.to) : undefined) ?? Number.POSITIVE_INFINITY,
     );
-    if (!near(sq, m.from) && left < held) continue;
+    // (Only for the piece the last move set down: it is that move going on, or taken.)
+    if (!near(sq, m.from) && sq === ctx.previous?.move.to && left < held) continue;
     if (left <= landingTime(m, ctx) + KNOCK_AFTER_LANDING_MS) return true;
   }
   return knockedByLast(sq, ctx);

@@ -196,12 +196,13 @@ describe('a landing nobody saw', () => {
 });
 
 describe('a takeback the board cannot tell from a piece in the hand', () => {
-  it('is said once it has lasted a while', () => {
+  it("is read at once when the piece still off is one the taken-back move's own hand knocked", () => {
     // Master game 389, the knock-and-adjust row at seed 3, occupancy: a horse's move taken back
-    // while a knocked piece was still off, read for 2 s as the move standing, without a word.
+    // while a piece its hand knocked was still off, read for 2 s as the move standing, without a
+    // word; then said once it had lasted a while; now read as the takeback it is.
     const judged = replayMasterRow('knock_adjust', 'occupancy', 3, 389);
-    expect(judged.classification.kind).not.toBe('silent');
-    expect(judged.classification.episodes.map((e) => e.alert?.kind)).toContain('ambiguous');
+    expect(judged.classification.kind).toBe('exact');
+    expect(judged.emitted.some((e) => e.type === 'retract')).toBe(true);
   });
 
   it('is not read as the last move changed to a capture nobody saw land', () => {
@@ -246,12 +247,10 @@ describe('which of several sensors is dead', () => {
 
   it('a landing no sensor saw, on one of two points: play tells which', () => {
     // Random game 19 of seed 1, the dead-sensor row, occupancy: Black's elephant leaves g9 and is
-    // never seen landing (e7 or i7; Red replies meanwhile).
+    // never seen landing (e7 or i7; Red replies meanwhile). The elephant held long, Red's pawn off
+    // its point that it cannot take: the doubt is asked before Red's reply lands.
     const judged = replayRow('dead_used', 'occupancy', 1, 18);
-    expect(deadDoubts(judged)[0]).toEqual([
-      ['g9e7', 'c3c4'],
-      ['g9i7', 'c3c4'],
-    ]);
+    expect(deadDoubts(judged)[0]).toEqual([['g9e7'], ['g9i7']]);
     expect(judged.classification.kind).toBe('exact');
     expect(judged.classification.deadNamed).toBe(true);
   });
@@ -388,12 +387,13 @@ describe('a dead sensor the game uses', () => {
     expect(doubt?.type === 'alert' && doubt.alert.sensors?.length).toBeGreaterThan(1);
     const dead = makeSquareName(chosen.options.real!.dead!.square);
     expect(doubt?.type === 'alert' && doubt.alert.sensors?.[choice.candidate]).toBe(dead);
-    // Named as the chosen world's reading next comes to rest (a piece in the hand is read first).
+    // Named as the chosen world's reading next comes to rest (a piece in the hand is read first: the
+    // doubt is asked while the mover's piece is still held beside the opponent's, so that is later).
     const named = chosen.emitted.find(
       (e) => e.type === 'alert' && e.alert.kind === 'sensor_fault' && e.alert.square === dead,
     );
     expect(named?.t).toBeGreaterThanOrEqual(choice.t);
-    expect(named!.t - choice.t).toBeLessThan(2500);
+    expect(named!.t - choice.t).toBeLessThan(3000);
     expect(chosen.classification.deadNamed).toBe(true);
     expect(chosen.classification.kind).toBe('exact');
   });
