@@ -108,13 +108,7 @@ describe.each(sets)('real play, %s games', (_, load) => {
 describe('games the whole tables found wrong without an alert', () => {
   it('random 1/121: a chariot resting 400 ms on a point that mates, then going on, is the move it makes', () => {
     const game = randomGames(122, 1)[121]!;
-    const judged = judgeGame(game, {
-      sensing: 'occupancy',
-      seed: 2085082722,
-      setupFromEmpty: false,
-      buttons: false,
-      real: { hesitate: 1 },
-    });
+    const judged = judgeGame(game, played('occupancy', 2085082722, false, false, { hesitate: 1 }));
     expect(judged.classification.kind).toBe('exact');
     expect(judged.emitted.filter((e) => e.type === 'gameOver')).toEqual([]);
   });
@@ -124,13 +118,10 @@ describe('games the whole tables found wrong without an alert', () => {
     // board read as Red's chariot set down on h7 out of turn as well, the takeback waited for i6 and
     // was never read (the move was played again 2.9 s later).
     const game = randomGames(67, 1)[66]!;
-    const judged = judgeGame(game, {
-      sensing: 'colour',
-      seed: 2666314164,
-      setupFromEmpty: false,
-      buttons: true,
-      real: { knock: 0.05, nudge: 0.3, straighten: 0.15 },
-    });
+    const judged = judgeGame(
+      game,
+      played('colour', 2666314164, false, true, { knock: 0.05, nudge: 0.3, straighten: 0.15 }),
+    );
     expect(judged.classification.kind).toBe('exact');
     expect(judged.emitted.some((e) => e.type === 'retract' && e.ply === 79)).toBe(true);
   });
