@@ -275,6 +275,8 @@ interface Ctx {
   /** When the last confirmed move's piece landed (`ReaderInput.landedAt`). */
   readonly lastLanded: number;
   readonly previous: ReaderInput['previous'];
+  /** The board judged again with one more point masked on trial, by point (see `probe`). */
+  readonly probes: Map<Square, Verdict>;
 }
 
 /** A piece slid from `from` over the points up to `reach` (all empty now): it went at least there. */
@@ -306,6 +308,7 @@ export function judge(input: ReaderInput): Verdict {
     trails: slideTrails(input, obs),
     lastLanded: input.landedAt ?? Number.NEGATIVE_INFINITY,
     previous: input.previous,
+    probes: new Map(),
   };
 
   // The board as it was: nothing to explain.
@@ -703,7 +706,7 @@ function suspectDeadSquare(input: ReaderInput, nearFits: readonly Explanation[],
       recheckAt = Math.min(recheckAt ?? Number.POSITIVE_INFINITY, since + timing.maskAfterMs);
       continue;
     }
-    const v = judge({ ...input, mask: new Set([...input.mask, sq]), probing: true });
+    const v = probe(input, ctx, sq);
     if (v.kind !== 'unknown' && v.kind !== 'suspect' && v.kind !== 'illegal') found.push({ sq, v });
     if (found.length > 1) return { kind: 'unknown', recheckAt };
   }
@@ -733,7 +736,7 @@ function overdueSensor(input: ReaderInput, nearFits: readonly Explanation[], ctx
   }
   if (candidates.size !== 1) return undefined;
   const [sq] = candidates as unknown as [Square];
-  const v = judge({ ...input, mask: new Set([...input.mask, sq]), probing: true });
+  const v = probe(input, ctx, sq);
   return v.kind === 'commit' && !v.revision ? sq : undefined;
 }
 
@@ -761,7 +764,7 @@ function unseenLanding(input: ReaderInput, ctx: Ctx, replyLanded = false): DeadW
       const to = m.to;
       if (ctx.mask.has(to) || ctx.obs[to] !== 0 || base.colorAt(to) !== 0) continue;
       if ((ctx.evidence.changedAt[to] ?? Number.NEGATIVE_INFINITY) >= at) continue;
-      const v = judge({ ...input, mask: new Set([...input.mask, to]), probing: true });
+      const v = probe(input, ctx, to);
       if (v.kind !== 'commit' || v.revision || v.moves[0]?.from !== from || v.moves[0].to !== to) continue;
       // (At once only for a line of that move and a reply: a longer one, or a "reply" moving the
       // piece the last move set down, reads a knocked or nudged piece or a takeback as well.)
@@ -831,6 +834,19 @@ function coincidentRivals(
   });
 }
 
+/**
+ * The board judged again with `sq` masked on trial as well: once per point in a judgement, however
+ * many of its readings (a dead landing, a phantom, a stuck origin) ask.
+ */
+function probe(input: ReaderInput, ctx: Ctx, sq: Square): Verdict {
+  let v = ctx.probes.get(sq);
+  if (v === undefined) {
+    v = judge({ ...input, mask: new Set([...input.mask, sq]), probing: true });
+    ctx.probes.set(sq, v);
+  }
+  return v;
+}
+
 /** Landings no sensor saw: on one point, that sensor is suspected; on several, a doubt over them. */
 function landingVerdict(worlds: DeadWorld[]): Verdict | undefined {
   if (worlds.length === 1) return { kind: 'suspect', square: worlds[0]!.square, reads: 'empty' };
@@ -859,18 +875,16 @@ function phantomSquares(input: ReaderInput, nearFits: readonly Explanation[], ct
     for (const m of e.line) pos.play(m);
     if (pos.colorAt(e.bad!) === 0) candidates.add(e.bad!);
   }
-  const probe = (sq: Square): Verdict =>
-    judge({ ...input, mask: new Set([...input.mask, sq]), probing: true });
   if (candidates.size === 1) {
     const [sq] = candidates as unknown as [Square];
-    const v = probe(sq);
+    const v = probe(input, ctx, sq);
     return v.kind === 'unknown' || v.kind === 'suspect' || v.kind === 'illegal'
       ? []
       : [{ square: sq, reads: 'occupied', moves: [] }];
   }
   const worlds: DeadWorld[] = [];
   for (const sq of candidates) {
-    const v = probe(sq);
+    const v = probe(input, ctx, sq);
     if (v.kind === 'commit' && !v.revision && v.moves.length > 0)
       worlds.push({ square: sq, reads: 'occupied', moves: v.moves });
   }
@@ -889,7 +903,7 @@ function stuckOrigins(input: ReaderInput, landing: Square | undefined, ctx: Ctx)
     if (base.colorAt(from) !== side || ctx.obs[from] === 0 || ctx.mask.has(from)) continue;
     const to = base.legalDestinations(from);
     if (landing !== undefined ? !to.includes(landing) : to.length === 0) continue;
-    const v = judge({ ...input, mask: new Set([...input.mask, from]), probing: true });
+    const v = probe(input, ctx, from);
     if (v.kind !== 'commit' || v.revision || v.moves[0]?.from !== from) continue;
     if (landing === undefined || v.moves[0].to === landing)
       found.push({ square: from, reads: 'occupied', moves: v.moves });
@@ -1475,7 +1489,7 @@ function trailEnd(input: ReaderInput, ctx: Ctx): Square | undefined {
   }
   if (ends.size !== 1) return undefined;
   const [sq] = ends as unknown as [Square];
-  const v = judge({ ...input, mask: new Set([...input.mask, sq]), probing: true });
+  const v = probe(input, ctx, sq);
   return v.kind === 'commit' && v.moves.some((m) => m.to === sq) ? sq : undefined;
 }
 
