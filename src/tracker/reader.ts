@@ -275,6 +275,8 @@ interface Ctx {
   /** When the last confirmed move's piece landed (`ReaderInput.landedAt`). */
   readonly lastLanded: number;
   readonly previous: ReaderInput['previous'];
+  /** The confirmed move took a piece (see `tookPiece`). */
+  readonly lastCaptured: boolean;
   /** The board judged again with one more point masked on trial, by point (see `probe`). */
   readonly probes: Map<Square, Verdict>;
 }
@@ -308,6 +310,7 @@ export function judge(input: ReaderInput): Verdict {
     trails: slideTrails(input, obs),
     lastLanded: input.landedAt ?? Number.NEGATIVE_INFINITY,
     previous: input.previous,
+    lastCaptured: tookPiece(input.previous),
     probes: new Map(),
   };
 
@@ -974,7 +977,7 @@ function decide(input: ReaderInput, fits: Explanation[]): Verdict {
     // A capture taken back is over when the capturer is back: while it is still in the hand, its
     // victim back on its point reads the same as a recapture whose piece's own point still reads it.
     const previous = input.previous;
-    const capture = previous !== undefined && previous.position.colorAt(previous.move.to) !== 0;
+    const capture = tookPiece(previous);
     if (agreed.length === 0 && capture && fits.every((e) => e.hand.includes(previous.move.from)))
       return waitVerdict(input, recheckAt);
     const base = revision ? input.previous!.position : input.base;
@@ -1039,13 +1042,18 @@ function decide(input: ReaderInput, fits: Explanation[]): Verdict {
   return { kind: 'wait', lifted, candidates, ambiguous, keep, recheckAt };
 }
 
+/** The confirmed move (`ReaderInput.previous`) took a piece. */
+function tookPiece(previous: ReaderInput['previous']): previous is NonNullable<ReaderInput['previous']> {
+  return previous !== undefined && previous.position.colorAt(previous.move.to) !== 0;
+}
+
 /**
  * The confirmed move is a capture whose landing was seen (its point last changed as it landed, after
  * its victim was taken off) and has not changed since.
  */
 function standingCapture(input: ReaderInput): boolean {
   const previous = input.previous;
-  if (previous === undefined || previous.position.colorAt(previous.move.to) === 0) return false;
+  if (!tookPiece(previous)) return false;
   // (Recorded in doubt already: reading it elsewhere settles that doubt.)
   if (input.lastInDoubt) return false;
   const to = previous.move.to;
@@ -1261,11 +1269,9 @@ function explain(
           const answered = prev ? earliestLanding(prev, ctx) : ctx.lastLanded;
           // (The confirmed move's landing, when a capture, is known only as its point's last change:
           // a bounce may have moved that, so no margin.)
-          const lastCaptured =
-            ctx.previous !== undefined && ctx.previous.position.colorAt(ctx.previous.move.to) !== 0;
           // (Nor when a change since that landing, or the landing itself, was seen only after lost frames.)
           const seenInTime = (ctx.evidence.gapFrameAt ?? Number.NEGATIVE_INFINITY) < answered;
-          const margin = (prev !== undefined || !lastCaptured) && seenInTime ? REPLY_AFTER_LANDING_MS : 0;
+          const margin = (prev !== undefined || !ctx.lastCaptured) && seenInTime ? REPLY_AFTER_LANDING_MS : 0;
           if (
             victimLeft !== undefined &&
             (victimLeft < answered || (victimLeft > answered && victimLeft < answered + margin))
@@ -1660,8 +1666,7 @@ function knockedByLast(sq: Square, ctx: Ctx): boolean {
   const left = ctx.first.get(sq);
   const last = ctx.previous?.move;
   if (left === undefined || !last || sq === last.to) return false;
-  if (ctx.previous!.position.colorAt(last.to) !== 0 || !(near(sq, last.from) || near(sq, last.to)))
-    return false;
+  if (ctx.lastCaptured || !(near(sq, last.from) || near(sq, last.to))) return false;
   return left <= (ctx.evidence.changedAt[last.to] ?? 0) + KNOCK_AFTER_LANDING_MS;
 }
 
