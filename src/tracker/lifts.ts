@@ -178,6 +178,20 @@ export class Lifts {
   }
 }
 
+/**
+ * The soonest the piece on `sq` may have left: its first lift (`first`, as `Lifts.firstAt` gives),
+ * or, when that was seen only after lost frames (`gap`, as `Lifts.departedAfterGap`), just after
+ * the last frame before them. Undefined when it was not seen lift.
+ */
+export function soonestDeparture(
+  first: ReadonlyMap<Square, number>,
+  gap: ReadonlyMap<Square, number> | undefined,
+  sq: Square,
+): number | undefined {
+  const t = first.get(sq);
+  return t === undefined ? undefined : Math.min(t, gap?.get(sq) ?? t);
+}
+
 function unmasked(lifts: Map<Square, number>, mask: ReadonlySet<Square> | undefined): Map<Square, number> {
   if (mask !== undefined) for (const sq of mask) lifts.delete(sq);
   return lifts;

@@ -21,6 +21,7 @@ import {
 import type { Cells, Sensing } from '../sensors/snapshot.js';
 import { type Correction, pairCorrections } from './corrections.js';
 import type { FrameStage } from './frames.js';
+import { soonestDeparture } from './lifts.js';
 import {
   DEFAULT_READER_TIMING,
   type DeadWorld,
@@ -967,9 +968,11 @@ function landingSeen(context: Context): number {
   if (!last) return Number.NEGATIVE_INFINITY;
   const r = context.readings;
   // (Seen to leave only after lost frames: it may have left as soon as just after the gap began.)
-  const first = r.lifts.firstAt(context.now(), r.mask).get(last.from);
-  const left =
-    first === undefined ? undefined : Math.min(first, r.lifts.departedAfterGap().get(last.from) ?? first);
+  const left = soonestDeparture(
+    r.lifts.firstAt(context.now(), r.mask),
+    r.lifts.departedAfterGap(),
+    last.from,
+  );
   // A capture's point shows its landing only if it shows the capturer now (its last change, after
   // the piece left), seen empty between (its victim taken off first); else it changed since for
   // other reasons (the opponent taking the capturer in turn), or a colour sensor flipped from the

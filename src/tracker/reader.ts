@@ -27,7 +27,7 @@ import {
   squareRank,
 } from '../rules/index.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
-import type { Spell } from './lifts.js';
+import { type Spell, soonestDeparture } from './lifts.js';
 import { RETRACT_COST, type ResyncRoot, resyncLines } from './resync.js';
 
 /** The cells a position shows to sensors of one kind. */
@@ -1400,8 +1400,7 @@ function retakenAt(sq: Square, ctx: Ctx): number | undefined {
  * lost frames, just after the last frame before them.
  */
 function departure(sq: Square, ctx: Ctx): number {
-  const first = ctx.first.get(sq) ?? Number.NEGATIVE_INFINITY;
-  return Math.min(first, ctx.evidence.departedAfterGap?.get(sq) ?? first);
+  return soonestDeparture(ctx.first, ctx.evidence.departedAfterGap, sq) ?? Number.NEGATIVE_INFINITY;
 }
 
 /**
