@@ -420,7 +420,8 @@ export function judge(input: ReaderInput): Verdict {
     // go: the first would commit a move that may not have been played. Wait until the stray comes
     // back, or is gone too long to be believed.
     // (A takeback whose strays the last move's own hand knocked is no such story: it is read. Another
-    // takeback or changed move so held is said if it lasts: the record may be wrong meanwhile.)
+    // takeback or changed move so held is said if it lasts: the record may be wrong meanwhile. Nor is
+    // a placement that leaves a slide's trail the story travels: the slide set its piece down there.)
     const knockedByLastMove =
       verdict.kind === 'commit' &&
       verdict.revision &&
@@ -430,7 +431,7 @@ export function judge(input: ReaderInput): Verdict {
       verdict.kind === 'commit' &&
       fewest > 0 &&
       !knockedByLastMove &&
-      nearFits.some((e) => strayless(e, obs))
+      nearFits.some((e) => strayless(e, obs) && e.offTrail <= trailed)
     ) {
       return waitVerdict(input, soonest(fits.map((e) => e.expires)), verdict.revision ? [verdict.moves] : []);
     }
@@ -1431,6 +1432,9 @@ function earliestLanding(m: Move, ctx: Ctx): number {
   return spell !== undefined ? spell.from : left + MIN_CARRY_MS;
 }
 
+/** A slide passes over a point in at most this long (rule 3); a rest on the way is longer (rule 11). */
+const SLIDE_PASS_MAX_MS = 120;
+
 /** A slide reaches its next point within this long (a rest on the way is up to 600 ms, rule 11). */
 const SLIDE_STEP_MAX_MS = 700;
 
@@ -1498,11 +1502,18 @@ function trailEnd(input: ReaderInput, ctx: Ctx): Square | undefined {
   return v.kind === 'commit' && v.moves.some((m) => m.to === sq) ? sq : undefined;
 }
 
-/** Does the move go from the trail's start along it at least as far as it reaches? */
-const travels = (m: Move, t: Trail): boolean =>
-  m.from === t.from &&
-  heading(m.from, m.to) === heading(t.from, t.reach) &&
-  apart(m.from, m.to) >= apart(t.from, t.reach);
+/**
+ * Does the move go from the trail's start along it at least as far as it reaches? Not if it ends
+ * on the reach, which the piece only passed over (no longer than a slide passes a point, rule 3):
+ * the slide went on, to a point that never read it.
+ */
+function travels(m: Move, t: Trail, ctx: Ctx): boolean {
+  if (m.from !== t.from || heading(m.from, m.to) !== heading(t.from, t.reach)) return false;
+  const far = apart(m.from, m.to) - apart(t.from, t.reach);
+  if (far !== 0) return far > 0;
+  const stay = ctx.evidence.history?.spells(t.reach).at(-1);
+  return stay === undefined || stay.to - stay.from > SLIDE_PASS_MAX_MS;
+}
 
 /**
  * Could a hand at work have knocked the piece on `sq`? It left while a neighbouring piece was
@@ -1814,7 +1825,7 @@ function add(
   }
   // A slide's trail that no move of the line travels: the piece went somewhere the line does not say.
   let offTrail = 0;
-  for (const trail of ctx.trails) if (!line.some((m) => travels(m, trail))) offTrail++;
+  for (const trail of ctx.trails) if (!line.some((m) => travels(m, trail, ctx))) offTrail++;
   let masked = 0;
   for (const m of line) if (mask.has(m.to)) masked++;
   out.push({

@@ -141,6 +141,30 @@ const played = (
   real: PhysicalOptions['real'],
 ): PhysicalOptions => ({ sensing, seed, setupFromEmpty, buttons, real });
 
+describe('slides (random games as the 300-game tables, seed 1, played them)', () => {
+  it("random 1/111: a slide seen to where it stops is read though a neighbour it knocked is still off", () => {
+    // Black's chariot slides f4 → f8 (f5, f6, f7 seen in turn) and knocks f9 off beside its landing.
+    // A piece set down on f8 where it may not go, with f9 held, fitted as well: the move waited for
+    // f9 to come back, and was read only with Red's next move 1.1 s later.
+    const game = randomGames(112, 1)[111]!;
+    const judged = judgeGame(game, played('occupancy', 1920428097, false, false, { knock: 0.05 }));
+    expect(judged.classification.kind).toBe('exact');
+    const f4f8 = judged.emitted.find((e) => e.type === 'move' && e.ply === 44);
+    const redLanding = judged.truth.find((e) => e.kind === 'move' && e.ply === 45)!;
+    expect(f4f8?.t).toBeLessThan(redLanding.t);
+  });
+
+  it('random 1/222: a slide that only passed over its last point seen went on, to a point that read nothing', () => {
+    // Black's chariot slides d3 → d6, passing d4 and d5 (91 ms there); d6's sensor is dead. It was
+    // recorded as d3d5 with the chariot lifted again, and the game read on from d5 without an alert.
+    const game = randomGames(223, 1)[222]!;
+    const dead = { square: parseSquare('d6')!, reads: 'empty' as const, fromPly: 32 };
+    const judged = judgeGame(game, played('colour', 3712390958, false, true, { dead }));
+    expect(judged.classification.kind).not.toBe('silent');
+    expect(judged.emitted.filter((e) => e.type === 'move' && e.iccs === 'd3d5')).toEqual([]);
+  });
+});
+
 describe('late removal, the colour sensor reading the captured piece until it is taken away', () => {
   const lower = (seed: number, setupFromEmpty: boolean) =>
     played('colour', seed, setupFromEmpty, false, { lateRemoval: 1, lowerReads: true });
