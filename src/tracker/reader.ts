@@ -871,13 +871,19 @@ function phantomSquares(input: ReaderInput, nearFits: readonly Explanation[], ct
     if (ctx.obs[sq] !== 0) shown++;
     if (input.base.colorAt(sq) !== 0) pieces++;
   }
-  if (shown <= pieces) return [];
+  const { changedAt } = ctx.evidence;
   const candidates = new Set<Square>();
   for (const e of nearFits) {
-    if (e.revision || ctx.obs[e.bad!] === 0) continue;
+    const bad = e.bad!;
+    if (e.revision || ctx.obs[bad] === 0) continue;
+    // (Or one piece more than a capture of the line leaves, that point first reading it as the
+    // capture landed: no hand sets two pieces down at once, far apart, and a sensor dying may.)
+    const took = e.line.filter((m) => ctx.captures.has(m));
+    const coincident = took.some((m) => Math.abs((changedAt[bad] ?? 0) - (changedAt[m.to] ?? 0)) <= COINCIDENT_MS);
+    if (shown <= pieces && !(coincident && shown > pieces - took.length)) continue;
     const pos = input.base.clone();
     for (const m of e.line) pos.play(m);
-    if (pos.colorAt(e.bad!) === 0) candidates.add(e.bad!);
+    if (pos.colorAt(bad) === 0) candidates.add(bad);
   }
   if (candidates.size === 1) {
     const [sq] = candidates as unknown as [Square];

@@ -283,6 +283,18 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     expect(faults(judged)).toEqual([]);
   });
 
+  it('master 54: a point starting to read a piece as a capture lands far from it is a dead sensor', () => {
+    // Black's chariot takes on h0 (its victim lifted first); b8, which no move of the game uses, reads
+    // occupied from 1 ms after it lands. Read as the chariot set down on b8 where it may not go, the
+    // victim put back, and three moves late, once b8 had read so for 2.5 s. One hand does not set two
+    // pieces down at once, far apart; the capture leaves one piece fewer than the board shows.
+    const judged = judgeGame(masterGame(54), dead('b8', 'occupied', 10, 854834406, false));
+    expect(judged.classification.kind).toBe('exact');
+    const toB8 = judged.emitted.filter((e) => e.type === 'alert' && e.alert.message.includes('not to b8'));
+    expect(toB8).toEqual([]);
+    expect(faults(judged)).toEqual(['b8']);
+  });
+
   it.each([
     // (Red's cannon takes on e6, its victim lifted first; d2, one of the cannon's points, starts
     // reading a piece 1 ms after it lands: read as e2 → d2 with Black's soldier put back.)
