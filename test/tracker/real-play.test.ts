@@ -142,7 +142,7 @@ const played = (
 ): PhysicalOptions => ({ sensing, seed, setupFromEmpty, buttons, real });
 
 describe('slides (random games as the 300-game tables, seed 1, played them)', () => {
-  it("random 1/111: a slide seen to where it stops is read though a neighbour it knocked is still off", () => {
+  it('random 1/111: a slide seen to where it stops is read though a neighbour it knocked is still off', () => {
     // Black's chariot slides f4 → f8 (f5, f6, f7 seen in turn) and knocks f9 off beside its landing.
     // A piece set down on f8 where it may not go, with f9 held, fitted as well: the move waited for
     // f9 to come back, and was read only with Red's next move 1.1 s later.
