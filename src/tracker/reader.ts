@@ -1440,9 +1440,6 @@ function earliestLanding(m: Move, ctx: Ctx): number {
   return spell !== undefined ? spell.from : left + MIN_CARRY_MS;
 }
 
-/** A slide passes over a point in at most this long (rule 3); a rest on the way is longer (rule 11). */
-const SLIDE_PASS_MAX_MS = 120;
-
 /** A slide reaches its next point within this long (a rest on the way is up to 600 ms, rule 11). */
 const SLIDE_STEP_MAX_MS = 700;
 
@@ -1510,18 +1507,11 @@ function trailEnd(input: ReaderInput, ctx: Ctx): Square | undefined {
   return v.kind === 'commit' && v.moves.some((m) => m.to === sq) ? sq : undefined;
 }
 
-/**
- * Does the move go from the trail's start along it at least as far as it reaches? Not if it ends
- * on the reach, which the piece only passed over (no longer than a slide passes a point, rule 3):
- * the slide went on, to a point that never read it.
- */
-function travels(m: Move, t: Trail, ctx: Ctx): boolean {
-  if (m.from !== t.from || heading(m.from, m.to) !== heading(t.from, t.reach)) return false;
-  const far = apart(m.from, m.to) - apart(t.from, t.reach);
-  if (far !== 0) return far > 0;
-  const stay = ctx.evidence.history?.spells(t.reach).at(-1);
-  return stay === undefined || stay.to - stay.from > SLIDE_PASS_MAX_MS;
-}
+/** Does the move go from the trail's start along it at least as far as it reaches? */
+const travels = (m: Move, t: Trail): boolean =>
+  m.from === t.from &&
+  heading(m.from, m.to) === heading(t.from, t.reach) &&
+  apart(m.from, m.to) >= apart(t.from, t.reach);
 
 /**
  * Could a hand at work have knocked the piece on `sq`? It left while a neighbouring piece was
@@ -1833,7 +1823,7 @@ function add(
   }
   // A slide's trail that no move of the line travels: the piece went somewhere the line does not say.
   let offTrail = 0;
-  for (const trail of ctx.trails) if (!line.some((m) => travels(m, trail, ctx))) offTrail++;
+  for (const trail of ctx.trails) if (!line.some((m) => travels(m, trail))) offTrail++;
   let masked = 0;
   for (const m of line) if (mask.has(m.to)) masked++;
   out.push({
