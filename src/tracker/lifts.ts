@@ -64,19 +64,13 @@ export class Lifts {
       }
       const lift = this.open.get(sq);
       if (cells[sq] === '.') {
-        if (!lift) {
-          this.open.set(sq, { since: t });
-          // (Its first lift: when its piece left, as far as the frames can tell.)
-          if (!this.firstClosed.has(sq)) {
-            if (from < t) this.unseenDepartures.set(sq, from);
-            else this.unseenDepartures.delete(sq);
-          }
-        } else if (lift.back !== undefined) {
+        if (!lift) this.openLift(sq, t, from);
+        else if (lift.back !== undefined) {
           if (t - lift.back < this.bounceMs)
             lift.back = undefined; // it flickered: the lift goes on
           else {
             this.close(sq, lift);
-            this.open.set(sq, { since: t });
+            this.openLift(sq, t, from);
           }
         }
       } else if (lift && lift.back === undefined) {
@@ -167,6 +161,19 @@ export class Lifts {
   /** A point of the confirmed position has read empty since `t`: a lift under way. */
   liftedSince(sq: Square, t: number): void {
     if (!this.open.has(sq)) this.open.set(sq, { since: t });
+  }
+
+  /**
+   * A lift seen begin at `t`, the piece gone since `from` at the soonest (lost frames before `t`).
+   * (A flicker before it, shorter than a bounce, was no lift: this may still be the first.)
+   */
+  private openLift(sq: Square, t: number, from: number): void {
+    this.open.set(sq, { since: t });
+    // (Its first lift: when its piece left, as far as the frames can tell.)
+    if (!this.firstClosed.has(sq)) {
+      if (from < t) this.unseenDepartures.set(sq, from);
+      else this.unseenDepartures.delete(sq);
+    }
   }
 
   private close(sq: Square, lift: OpenLift): void {

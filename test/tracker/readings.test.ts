@@ -49,6 +49,18 @@ describe('readings', () => {
     expect([...r.lifts.departedAfterGap()]).toEqual([]);
   });
 
+  it('keeps the soonest departure of a piece that flickered just before the frames were lost', () => {
+    const r = new Readings('occupancy', 35, 0);
+    const confirmed = r.cellsOf(start);
+    r.record(100, cells, 100, confirmed);
+    // b0 flickers empty for 16 ms (no lift), frames are lost after 1020, and it is gone at 2000.
+    r.record(1000, without(cells, 'b0'), 1000, confirmed);
+    r.record(1016, cells, 1016, confirmed);
+    r.record(2000, without(cells, 'b0'), 2000, confirmed, 1020);
+    expect([...r.lifts.firstAt(3000)]).toEqual([[at('b0'), 2000]]);
+    expect([...r.lifts.departedAfterGap()]).toEqual([[at('b0'), 1021]]);
+  });
+
   it('keeps a covered point covered through a flicker empty, not through a change of colour or a lift', () => {
     const colour = expectedCells(start, 'colour');
     const set = (c: string, name: string, v: string): string =>

@@ -207,6 +207,9 @@ describe('lost frames: a piece seen leaving only after a gap may have left as th
     [658, 1073340850],
     // (Red's c2 → c5 seen leaving only after a gap, in the frame that showed Black's e7 lifted to take it.)
     [452, 1073132996],
+    // (Black's horse takes on b9 in a gap, having flickered on c7 just before it: Red's reply g3 → g4,
+    // seen lifted in the same frame, was read as the horse set down on g4 where it may not go.)
+    [344, 1073024024],
   ])('master %i: the reply is read, not a piece held', (n, seed) => {
     const judged = judgeGame(masterGame(n), played('occupancy', seed, false, false, { lostFrames: 0.02 }));
     expect(judged.classification.kind).toBe('exact');
