@@ -409,10 +409,19 @@ export function createTrackerMachine() {
         const fresh = freshEvidence(context, event.game.position, true);
         // A committed move's piece already taken off again (the opponent holding it to capture it)
         // has been lifted since its point last changed: that lift is the next move's evidence.
+        // So has a piece a takeback or revision puts back on a point that reads empty (the revised
+        // move's piece gone on): it left when its point last changed, not when the next frame comes.
         const r = context.readings;
-        for (const m of done ?? []) {
-          if (r.cells?.[m.to] === '.' && !r.mask.has(m.to))
-            r.lifts.liftedSince(m.to, r.squareChangedAt[m.to] ?? context.now());
+        const offAgain = (sq: Square): void => {
+          if (r.cells?.[sq] === '.' && !r.mask.has(sq))
+            r.lifts.liftedSince(sq, r.squareChangedAt[sq] ?? context.now());
+        };
+        for (const m of done ?? []) offAgain(m.to);
+        if (v.kind === 'commit' && v.revision) {
+          const before = context.game.position;
+          const after = event.game.position;
+          for (let sq = 0; sq < 90; sq++)
+            if (before.colorAt(sq) === 0 && after.colorAt(sq) !== 0) offAgain(sq);
         }
         // A capturer set down on its victim, a colour sensor still reading the victim: either piece
         // read there fits until its reading changes (else the victim's colour is a piece astray).

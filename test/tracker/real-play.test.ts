@@ -210,6 +210,10 @@ describe('lost frames: a piece seen leaving only after a gap may have left as th
     // (Black's horse takes on b9 in a gap, having flickered on c7 just before it: Red's reply g3 → g4,
     // seen lifted in the same frame, was read as the horse set down on g4 where it may not go.)
     [344, 1073024024],
+    // (Red's chariot slid g6 → c6, its landing in a gap: read first as going on to a6, then revised
+    // once a frame showed c6; the revision lost when g6 was left, and Black's reply lifted next was
+    // read as out of turn.)
+    [158, 1072836350],
   ])('master %i: the reply is read, not a piece held', (n, seed) => {
     const judged = judgeGame(masterGame(n), played('occupancy', seed, false, false, { lostFrames: 0.02 }));
     expect(judged.classification.kind).toBe('exact');
