@@ -36,7 +36,7 @@ export function takeFrame(
 ): boolean {
   if (cells === readings.cells) {
     if (!stage.notesHeartbeats) return false;
-    readings.heartbeat(t);
+    readings.heartbeat(t, since);
     return true;
   }
   // (A change after lost frames goes to the machine: it may judge it at once.)

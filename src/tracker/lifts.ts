@@ -48,6 +48,7 @@ export class Lifts {
    * sensor) is no evidence: its reading says nothing of a piece lifted.
    */
   observe(expected: Cells, cells: Cells, t: number, mask?: ReadonlySet<Square>, from = t): void {
+    if (from < t) this.gap(from, t, cells);
     for (let sq = 0; sq < 90; sq++) {
       if (expected[sq] === '.') {
         const occupied = cells[sq] !== '.';
@@ -76,6 +77,18 @@ export class Lifts {
       } else if (lift && lift.back === undefined) {
         lift.back = t;
       }
+    }
+  }
+
+  /**
+   * Frames were lost after `from - 1`, and the frame at `t` shows `cells`: a reading that flickered
+   * off in the last frame before them, empty now, may have come back within the bounce, as a
+   * landing's does, and held into the gap. Its end is unknown, as late as `t`: it is no flicker.
+   */
+  gap(from: number, t: number, cells: Cells): void {
+    for (const [sq, times] of this.visitTimes) {
+      const n = times.length;
+      if (n >= 2 && n % 2 === 0 && times[n - 1] === from - 1 && cells[sq] === '.') times[n - 1] = t;
     }
   }
 

@@ -373,7 +373,7 @@ export function createTrackerMachine() {
           enqueue.emit({ type: 'alertCleared', kind: 'sensor_fault', t: event.t });
       }),
       heartbeat: assign(({ context, event }) => {
-        if (event.type === 'snapshot') context.readings.heartbeat(event.t);
+        if (event.type === 'snapshot') context.readings.heartbeat(event.t, event.since);
         return {};
       }),
       recordButton: assign(({ context, event }) => {

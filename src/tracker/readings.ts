@@ -107,7 +107,10 @@ export class Readings {
   }
 
   /** A frame that shows the board unchanged: it is current at `t`. */
-  heartbeat(t: number): void {
+  heartbeat(t: number, since?: number): void {
+    // (After lost frames: what the gap may have hidden of the readings before it.)
+    if (since !== undefined && since < t && this.cells !== undefined)
+      this.lifts.gap(since + 1, t, this.cells);
     this.frameAt = t;
   }
 

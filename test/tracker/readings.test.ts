@@ -61,6 +61,25 @@ describe('readings', () => {
     expect([...r.lifts.departedAfterGap()]).toEqual([[at('b0'), 1021]]);
   });
 
+  it('takes a point read occupied, then empty in the last frame before lost ones, for a spell into the gap', () => {
+    const r = new Readings('occupancy', 35, 0);
+    const confirmed = r.cellsOf(start);
+    r.record(100, cells, 100, confirmed);
+    const withE5 = `${cells.slice(0, at('e5'))}x${cells.slice(at('e5') + 1)}`;
+    // e5 reads a piece at 1000 and empty 6 ms later, a bounce or a piece set down; frames are lost
+    // after 1006, and a heartbeat at 1700 shows it empty: it may have held until then.
+    r.record(1000, withE5, 1000, confirmed);
+    r.record(1006, cells, 1006, confirmed);
+    expect(r.lifts.spells(at('e5'))).toEqual([]);
+    r.heartbeat(1700, 1006);
+    expect(r.lifts.spells(at('e5'))).toEqual([{ from: 1000, to: 1700 }]);
+    // With every frame seen, a flicker stays a flicker.
+    r.record(2000, withE5, 2000, confirmed);
+    r.record(2006, cells, 2006, confirmed);
+    r.heartbeat(2500);
+    expect(r.lifts.spells(at('e5'))).toEqual([{ from: 1000, to: 1700 }]);
+  });
+
   it('keeps a covered point covered through a flicker empty, not through a change of colour or a lift', () => {
     const colour = expectedCells(start, 'colour');
     const set = (c: string, name: string, v: string): string =>

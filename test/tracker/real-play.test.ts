@@ -214,6 +214,9 @@ describe('lost frames: a piece seen leaving only after a gap may have left as th
     // once a frame showed c6; the revision lost when g6 was left, and Black's reply lifted next was
     // read as out of turn.)
     [158, 1072836350],
+    // (Black's cannon set down on e3 read 6 ms, then empty, in the last frame before a gap in which
+    // Red took it off to capture it: read as a flicker, and the cannon as landing on a dead point.)
+    [94, 1072771774],
   ])('master %i: the reply is read, not a piece held', (n, seed) => {
     const judged = judgeGame(masterGame(n), played('occupancy', seed, false, false, { lostFrames: 0.02 }));
     expect(judged.classification.kind).toBe('exact');
