@@ -878,11 +878,13 @@ function phantomSquares(input: ReaderInput, nearFits: readonly Explanation[], ct
     if (e.revision || ctx.obs[bad] === 0) continue;
     // (Or one piece more than a capture of the line leaves, that point first reading it as the
     // capture landed: no hand sets two pieces down at once, far apart, and a sensor dying may.)
-    const took = e.line.filter((m) => ctx.captures.has(m));
-    const coincident = took.some(
-      (m) => Math.abs((changedAt[bad] ?? 0) - (changedAt[m.to] ?? 0)) <= COINCIDENT_MS,
-    );
-    if (shown <= pieces && !(coincident && shown > pieces - took.length)) continue;
+    if (shown <= pieces) {
+      const took = e.line.filter((m) => ctx.captures.has(m));
+      const coincident = took.some(
+        (m) => Math.abs((changedAt[bad] ?? 0) - (changedAt[m.to] ?? 0)) <= COINCIDENT_MS,
+      );
+      if (!coincident || shown <= pieces - took.length) continue;
+    }
     const pos = input.base.clone();
     for (const m of e.line) pos.play(m);
     if (pos.colorAt(bad) === 0) candidates.add(bad);
