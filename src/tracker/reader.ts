@@ -877,12 +877,17 @@ function phantomSquares(input: ReaderInput, nearFits: readonly Explanation[], ct
     const bad = e.bad!;
     if (e.revision || ctx.obs[bad] === 0) continue;
     // (Or one piece more than a capture of the line leaves, that point first reading it as the
-    // capture landed: no hand sets two pieces down at once, far apart, and a sensor dying may.)
+    // capture was seen land, after its piece was seen leave: no hand sets two pieces down at once,
+    // far apart, and a sensor dying may. A board first read, mid-game, shows no landing.)
     if (shown <= pieces) {
       const took = e.line.filter((m) => ctx.captures.has(m));
-      const coincident = took.some(
-        (m) => Math.abs((changedAt[bad] ?? 0) - (changedAt[m.to] ?? 0)) <= COINCIDENT_MS,
-      );
+      const coincident = took.some((m) => {
+        const landed = changedAt[m.to] ?? Number.NEGATIVE_INFINITY;
+        const left = departure(m.from, ctx);
+        return (
+          Number.isFinite(left) && landed > left && Math.abs((changedAt[bad] ?? 0) - landed) <= COINCIDENT_MS
+        );
+      });
       if (!coincident || shown <= pieces - took.length) continue;
     }
     const pos = input.base.clone();

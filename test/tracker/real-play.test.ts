@@ -305,6 +305,22 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     expect(faults(judged)).toEqual(['b8']);
   });
 
+  it('master 1072: a board read afresh after a correction shows no capture landing, and so no phantom beside one', () => {
+    // f6 reads occupied; the players correct the record to g6f6; Black sets its chariot down on g2
+    // where it may not go. Every point of the board read afresh changed at that frame, a capture of
+    // the line too: g2 was named a phantom as if it started reading as that capture landed, and the
+    // f6 alert ended with it.
+    const options = played('colour', 3713247599, false, false, {
+      dead: { square: parseSquare('f6')!, reads: 'occupied', fromPly: 0 },
+    });
+    const judged = judgeGame(masterGame(1072), options, 'choosing');
+    expect(judged.classification.kind).not.toBe('silent');
+    const g2 = judged.emitted.filter(
+      (e) => e.type === 'alert' && e.alert.kind === 'sensor_fault' && e.alert.square === 'g2',
+    );
+    expect(g2).toEqual([]);
+  });
+
   it.each([
     // (Red's cannon takes on e6, its victim lifted first; d2, one of the cannon's points, starts
     // reading a piece 1 ms after it lands: read as e2 → d2 with Black's soldier put back.)
