@@ -35,7 +35,8 @@ export function takeFrame(
   since?: number,
 ): boolean {
   if (cells === readings.cells) {
-    if (!stage.notesHeartbeats) return false;
+    // (After lost frames the machine may judge again: see its `gapWhileWaiting`.)
+    if (!stage.notesHeartbeats || since !== undefined) return false;
     readings.heartbeat(t, since);
     return true;
   }

@@ -338,6 +338,12 @@ export function createTrackerMachine() {
       oneSquareWrong: ({ context }) => setupFault(context) !== undefined,
       // (Idle keeps a button only until a frame or the grace shows the board after it.)
       buttonUnjudged: ({ context }) => buttonUnjudged(context),
+      gapWhileWaiting: ({ context, event }) =>
+        event.type === 'snapshot' &&
+        event.since !== undefined &&
+        context.verdict.kind === 'wait' &&
+        context.verdict.lifted.length > 0 &&
+        context.readings.readAt + context.options.bounceMs <= context.now(),
       isIdle: ({ context }) => context.verdict.kind === 'idle',
       isWait: ({ context }) => context.verdict.kind === 'wait',
       isSuspect: ({ context }) => context.verdict.kind === 'suspect',
@@ -664,6 +670,8 @@ export function createTrackerMachine() {
             { guard: 'changed', target: '.changing', reenter: true, actions: ['unmaskAlert', 'record'] },
             // A heartbeat: the board is as we last read it, so a button before it can count.
             { guard: 'buttonUnjudged', target: '.judging', reenter: true, actions: 'heartbeat' },
+            // (After lost frames, while pieces are in the hand: the gap may have hidden a capture.)
+            { guard: 'gapWhileWaiting', target: '.judging', reenter: true, actions: 'heartbeat' },
             { actions: 'heartbeat' },
           ],
         },
@@ -879,6 +887,7 @@ function evaluate(context: Context): Partial<Context> {
       firstLifted: r.lifts.firstAt(now, r.mask),
       departedAfterGap: r.lifts.departedAfterGap(),
       gapFrameAt: r.gapFrameAt,
+      lost: r.lost,
       buttonBy: button,
       buttonAt: fresh ? context.button!.t : undefined,
       changedAt: r.squareChangedAt,
@@ -1190,24 +1199,26 @@ function doubtAlert(context: Context, moves: readonly Move[], rivals: readonly (
 
 function heldAlert(
   context: Context,
-  held: { readonly moves: readonly Move[] },
+  held: { readonly moves: readonly Move[]; readonly lost?: true },
   captures: readonly (readonly Move[])[],
 ): Alert {
   const { moves } = held;
-  const from = moves[0]!.from;
+  const from = (moves[0] ?? captures[0]![0]!).from;
   const piece = context.game.position.pieceAt(from);
   const what = piece
     ? `the ${piece.color} ${ROLE_NAMES[piece.role]} from ${sq(from)}`
     : `the piece from ${sq(from)}`;
   const points = moves.map((m) => sq(m.to)).join(' or ');
-  const took = captures.map((l) => sq(l[0]!.to));
+  const took = captures.map((l) => sq(l[0]!.to)).join(' or ');
+  // (Lost frames: only captures whose victim's removal the gap may have hidden.)
+  const where = held.lost
+    ? `frames from the board were lost while ${what} was off the board: if it took on ${took}`
+    : `${what} has been off the board a while: if it stands on ${points}, whose sensor is dead` +
+      `${took.length > 0 ? `, or took on ${took}` : ''}`;
   return {
     kind: 'ambiguous',
     side: context.game.position.turn,
-    message:
-      `${what} has been off the board a while: if it stands on ${points}, whose sensor is dead` +
-      `${took.length > 0 ? `, or took on ${took.join(' or ')}` : ''}, press the clock or say which ` +
-      '(correct the record); if not, set it down',
+    message: `${where}, press the clock or say which (correct the record); if not, set it down`,
     candidates: [...captures.map((l) => l.map(makeIccs)), ...moves.map((m) => [makeIccs(m)])],
   };
 }

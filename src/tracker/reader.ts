@@ -70,6 +70,8 @@ export interface Evidence {
   readonly departedAfterGap?: ReadonlyMap<Square, number>;
   /** The latest change seen only after lost frames (what it showed may have happened sooner). */
   readonly gapFrameAt?: number;
+  /** The latest lost frames (any frame after them, changed or not): what they may have hidden. */
+  readonly lost?: { readonly from: number; readonly until: number } | undefined;
   /** The side to move pressed its clock button, and a frame since shows the board after it. */
   readonly buttonBy?: Color | undefined;
   /** When that button was pressed. */
@@ -190,9 +192,10 @@ export type Verdict =
       /**
        * The mover's piece has been off its point a while, the board still, and may stand on a point
        * whose sensor is known dead (these moves): nothing will show it but the opponent's reply or
-       * the mover's clock, and at the end of a game nobody replies.
+       * the mover's clock, and at the end of a game nobody replies. `lost`: no such point; frames
+       * were lost since the piece left, so a capture of the candidates may have been made unseen.
        */
-      held?: { readonly moves: Move[] };
+      held?: { readonly moves: Move[]; readonly lost?: true };
       keep: Move[][];
       recheckAt?: number | undefined;
     }
@@ -475,7 +478,7 @@ export function judge(input: ReaderInput): Verdict {
           ...(blind.length > 0 ? { blind } : {}),
         };
     }
-    if (verdict.kind === 'wait') return withMaskedLandings(input, ctx, verdict);
+    if (verdict.kind === 'wait') return withLostLandings(input, ctx, withMaskedLandings(input, ctx, verdict));
     return verdict;
   }
 
@@ -552,7 +555,7 @@ function withMaskedLandings(
   input: ReaderInput,
   ctx: Ctx,
   verdict: Extract<Verdict, { kind: 'wait' }>,
-): Verdict {
+): Extract<Verdict, { kind: 'wait' }> {
   if (ctx.mask.size === 0 || verdict.ambiguous) return verdict;
   // (Beside captures nobody saw land, if any: the mover's own one-move lines.)
   if (verdict.candidates.some((l) => l.length > 1)) return verdict;
@@ -567,6 +570,35 @@ function withMaskedLandings(
   if (ctx.now < at) return { ...verdict, recheckAt: Math.min(verdict.recheckAt ?? at, at) };
   return { ...verdict, held: { moves } };
 }
+
+/**
+ * A wait with a piece of the mover's off its point and captures nobody saw land from there, when
+ * frames were lost since it left and the board has stood still `LOST_HELD_MS` since: the capture may
+ * have been made in the gap (its victim's removal lost with the frames), or the piece is still in
+ * the hand. Only the opponent's reply or the mover's clock would tell, and at the end of a game
+ * nobody replies: said. (Not without lost frames: a capture swapped within a scan waits for the
+ * reply as the spec's model has it, and a piece held in thought is common.)
+ */
+function withLostLandings(
+  input: ReaderInput,
+  ctx: Ctx,
+  verdict: Extract<Verdict, { kind: 'wait' }>,
+): Verdict {
+  const lost = input.evidence.lost;
+  if (lost === undefined || verdict.held !== undefined || verdict.ambiguous) return verdict;
+  const side = input.base.turnCode;
+  const held = verdict.lifted.filter((sq) => input.base.colorAt(sq) === side);
+  if (held.length !== 1 || verdict.candidates.length === 0) return verdict;
+  const from = held[0]!;
+  if (!verdict.candidates.every((l) => l.length === 1 && l[0]!.from === from)) return verdict;
+  if (lost.until <= departure(from, ctx)) return verdict;
+  const at = Math.max(lost.until, lastChange(ctx)) + LOST_HELD_MS;
+  if (ctx.now < at) return { ...verdict, recheckAt: Math.min(verdict.recheckAt ?? at, at) };
+  return { ...verdict, held: { moves: [], lost: true } };
+}
+
+/** The board still this long after lost frames, a capture from a held piece's point possible: said. */
+const LOST_HELD_MS = 1000;
 
 /** Moves of every line after which an ambiguity play goes on past is recorded (see `decide`). */
 const DOUBT_RECORDED_AFTER = 4;
@@ -1565,9 +1597,10 @@ function knockedAside(m: Move, sq: Square, ctx: Ctx): boolean {
   if (m.to !== sq || !ctx.captures.has(m) || !near(m.from, sq)) return false;
   const capturer = ctx.first.get(m.from);
   const victim = ctx.first.get(sq);
-  return (
-    capturer !== undefined && victim !== undefined && victim >= capturer && victim - capturer < MIN_CARRY_MS
-  );
+  if (capturer === undefined || victim === undefined) return false;
+  // Seen gone only after lost frames, a piece may have left any time in the gap: only an order and
+  // a nearness the whole gap allows tell a knock (two pieces gone in one gap tell nothing).
+  return departure(sq, ctx) >= capturer && victim - departure(m.from, ctx) < MIN_CARRY_MS;
 }
 
 /** A hand knocks a neighbour while it lifts its own piece or just after. */

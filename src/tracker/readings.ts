@@ -19,6 +19,8 @@ export class Readings {
   stillFrom = 0;
   /** Time of the latest changed frame that came after lost frames (what it shows may be older). */
   gapFrameAt = Number.NEGATIVE_INFINITY;
+  /** The latest lost frames, changed board or not: from just after the last frame before them to the frame after. */
+  lost: { from: number; until: number } | undefined = undefined;
   /**
    * When the latest change was read (the clock's time): the bounce window runs from it. Frames that
    * change the board within the window are recorded without starting the window again.
@@ -86,7 +88,10 @@ export class Readings {
     }
     this.mask = mask;
     this.stillFrom = since !== undefined && since < t ? since + 1 : t;
-    if (this.stillFrom < t) this.gapFrameAt = t;
+    if (this.stillFrom < t) {
+      this.gapFrameAt = t;
+      this.lost = { from: this.stillFrom, until: t };
+    }
     this.lifts.observe(confirmed, cells, t, mask, this.stillFrom);
     this.cells = cells;
     this.commitsSinceChange = 0;
@@ -109,8 +114,10 @@ export class Readings {
   /** A frame that shows the board unchanged: it is current at `t`. */
   heartbeat(t: number, since?: number): void {
     // (After lost frames: what the gap may have hidden of the readings before it.)
-    if (since !== undefined && since < t && this.cells !== undefined)
+    if (since !== undefined && since < t && this.cells !== undefined) {
       this.lifts.gap(since + 1, t, this.cells);
+      this.lost = { from: since + 1, until: t };
+    }
     this.frameAt = t;
   }
 

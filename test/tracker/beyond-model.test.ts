@@ -599,6 +599,44 @@ describe('lost frames', () => {
   });
 });
 
+describe('a capture lost frames may have hidden', () => {
+  // Red lifts the cannon on h2, which can take the horse on h9. Frames are lost, then the board
+  // holds still: the cannon may have taken on h9 in the gap (the horse taken off unseen, the cannon
+  // set down on its point), or it is still in the hand. Nothing but Black's reply or Red's clock
+  // tells, and at the end of a game nobody replies: said while it may be so.
+  const ambiguous = (b: BoardScript) => b.of('alert').filter((a) => a.alert.kind === 'ambiguous');
+
+  it('says so once the board has held still a second after the gap, and reads the reply', () => {
+    const b = BoardScript.of(undefined, 'occupancy');
+    b.lift('h2').wait(300);
+    b.lost((s) => s.lift('h9').wait(200).place('h9', 100)).wait(300);
+    b.heartbeat().wait(900);
+    expect(ambiguous(b)).toEqual([]);
+    b.wait(200);
+    expect(ambiguous(b).map((a) => a.alert.candidates)).toEqual([[['h2h9']]]);
+    expect(ambiguous(b)[0]!.alert.message).toMatch(
+      /frames from the board were lost while the red cannon from h2/,
+    );
+    b.move('b9', 'c7').wait(1000);
+    expect(b.moves()).toEqual(['h2h9', 'b9c7']);
+  });
+
+  it('says nothing of a piece merely held, or with no capture to make', () => {
+    // The same cannon held 5 s with every frame delivered.
+    const held = BoardScript.of(undefined, 'occupancy');
+    held.lift('h2').wait(5000);
+    expect(ambiguous(held)).toEqual([]);
+    // A chariot that can take nothing, held across lost frames.
+    const chariot = BoardScript.of(undefined, 'occupancy');
+    chariot.lift('a0').wait(300);
+    chariot
+      .lost((s) => s.wait(600))
+      .heartbeat()
+      .wait(3000);
+    expect(ambiguous(chariot)).toEqual([]);
+  });
+});
+
 describe('a correction by the players', () => {
   /** Red's chariot goes i0 → i1, then on to d1; the reader is left lost (nothing reads it again). */
   function chariotVia(i1Reads: boolean): BoardScript {

@@ -217,9 +217,24 @@ describe('lost frames: a piece seen leaving only after a gap may have left as th
     // (Black's cannon set down on e3 read 6 ms, then empty, in the last frame before a gap in which
     // Red took it off to capture it: read as a flicker, and the cannon as landing on a dead point.)
     [94, 1072771774],
+    // (Red's chariot i2 took on i3, next to it, both pieces seen gone only in the frame after a gap:
+    // read as a hand knocking i3 while it lifted i2, the capture left pending to the game's end.)
+    [268, 1072947340],
   ])('master %i: the reply is read, not a piece held', (n, seed) => {
     const judged = judgeGame(masterGame(n), played('occupancy', seed, false, false, { lostFrames: 0.02 }));
     expect(judged.classification.kind).toBe('exact');
+  });
+
+  it("master 232: the game's last move, a capture its victim's removal lost frames hid, is said", () => {
+    // Red's cannon lifted from f1 could take on f8; it did, in a gap, as the game's last move. The
+    // board reads the same as the cannon still in the hand, and nobody replies.
+    const judged = judgeGame(
+      masterGame(232),
+      played('occupancy', 1072911016, false, false, { lostFrames: 0.02 }),
+    );
+    expect(judged.classification.kind).toBe('alerted');
+    const said = judged.emitted.findLast((e) => e.type === 'alert' && e.alert.kind === 'ambiguous');
+    expect(said && said.type === 'alert' ? said.alert.candidates : undefined).toEqual([['f1f8']]);
   });
 
   it("master 58: a victim taken off 21 ms after a landing seen only after lost frames is the reply's capture", () => {
