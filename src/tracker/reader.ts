@@ -249,7 +249,10 @@ interface Explanation {
   readonly offTrail: number;
   /** Near fits: `bad` is a piece off its point longer than a stray is believed. */
   readonly overdue: boolean;
-  /** Moves of the line that land on a masked point (a dead sensor: nothing shows them). */
+  /**
+   * Moves of the line that land on a masked point, or leave one to capture where no victim was
+   * seen taken off (a dead sensor: nothing shows them).
+   */
   readonly masked: number;
 }
 
@@ -271,6 +274,8 @@ interface Ctx {
   readonly refilled: Square[];
   /** The moves of the lines being judged that capture. */
   readonly captures: WeakSet<Move>;
+  /** Captures of those lines that nothing shows: from a masked point, their landing hidden. */
+  readonly sightless: WeakSet<Move>;
   /** When each lifted square's piece first left (the order pieces left in). */
   readonly first: ReadonlyMap<Square, number>;
   /** Slide trails: points passed over in a row from where a piece left (see `slideTrails`). */
@@ -309,6 +314,7 @@ export function judge(input: ReaderInput): Verdict {
     sensing: input.sensing,
     refilled: [...input.evidence.lifted.keys()].filter((sq) => obs[sq] !== 0 && !input.mask.has(sq)),
     captures: new WeakSet(),
+    sightless: new WeakSet(),
     first: input.evidence.firstLifted ?? input.evidence.lifted,
     trails: slideTrails(input, obs),
     lastLanded: input.landedAt ?? Number.NEGATIVE_INFINITY,
@@ -332,7 +338,10 @@ export function judge(input: ReaderInput): Verdict {
     let hidden = 0;
     line.forEach((m, k) => {
       if (pos.colorAt(m.to) !== 0) ctx.captures.add(m);
-      if (isHidden(pos, m, false, line[k - 1], ctx)) hidden++;
+      if (isHidden(pos, m, false, line[k - 1], ctx)) {
+        hidden++;
+        if (ctx.mask.has(m.from)) ctx.sightless.add(m);
+      }
       pos.play(m);
     });
     return { line, pos, hidden };
@@ -1351,6 +1360,8 @@ function explain(
         if (original && leftAt < latestStart(path)) continue;
       }
       const unseen = isHidden(pos, m, onTop, prev, ctx) ? 1 : 0;
+      // (Left from a point whose sensor is dead, landed unseen: nothing shows it at all.)
+      if (unseen && mask.has(m.from)) ctx.sightless.add(m);
       pos.play(m);
       path.push(m);
       hidden += unseen;
@@ -1865,7 +1876,7 @@ function add(
   let offTrail = 0;
   for (const trail of ctx.trails) if (!line.some((m) => travels(m, trail))) offTrail++;
   let masked = 0;
-  for (const m of line) if (mask.has(m.to)) masked++;
+  for (const m of line) if (mask.has(m.to) || ctx.sightless.has(m)) masked++;
   out.push({
     line,
     revision,

@@ -396,6 +396,20 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     expect(judged.classification.kind).not.toBe('silent');
   });
 
+  it('master 671: a takeback is no capture made from a dead point that nothing shows, and a reply', () => {
+    // d6 reads empty, and Red's horse stands on it (the players said so). Black's chariot a8 → d8 is
+    // taken back: as well read as that horse taking on e8 in one scan, left and landed unseen, and
+    // Black's d8 → a8. The takeback waited 1.3 s, undecided and unsaid, until the move was played again.
+    const options = played('occupancy', 3712842990, true, true, {
+      dead: { square: parseSquare('d6')!, reads: 'empty', fromPly: 17 },
+    });
+    const judged = judgeGame(masterGame(671), options, 'choosing');
+    expect(judged.classification.kind).not.toBe('silent');
+    const retracted = judged.emitted.filter((e) => e.type === 'retract' && e.ply === 32);
+    expect(retracted.map((e) => e.t)).toEqual([expect.any(Number)]);
+    expect(retracted[0]!.t).toBeLessThan(74000);
+  });
+
   it('master 788: a point starting to read a piece as a slide lands, two points it may be', () => {
     // b5 starts reading occupied as Black's cannon slides b7 → d7 (b5 is one of its points too):
     // either b5 or d7 reads a piece that is not there. The reader found no single point and was
