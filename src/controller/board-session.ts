@@ -290,6 +290,8 @@ export class BoardSession {
   resign(side?: Color): Result<GameView, SessionError> {
     const game = this.playingGame();
     if (!game.ok) return game;
+    const unsettled = this.core.unsettledMove();
+    if (unsettled !== undefined) return fail('unsettled', unsettled);
     const r = game.value.resign(side ?? game.value.turn, this.core.now());
     if (!r.ok) return fail('game', r.error.message);
     this.actor?.send({ type: 'ended' });
@@ -300,6 +302,8 @@ export class BoardSession {
     const found = this.playingGame();
     if (!found.ok) return found;
     const game = found.value;
+    const unsettled = action === 'accept' ? this.core.unsettledMove() : undefined;
+    if (unsettled !== undefined) return fail('unsettled', unsettled);
     const offerer = game.pendingDrawOffer;
     const by = side ?? (action === 'offer' || !offerer ? game.turn : opposite(offerer));
     const r =

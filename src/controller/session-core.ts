@@ -13,7 +13,7 @@ import { type Move, Position, parseIccs } from '../rules/index.js';
 import type { BoardSimulator } from '../sensors/simulator.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
 import type { MoveRecord } from '../tracker/game-port.js';
-import type { TrackerEmitted, TrackerOptions } from '../tracker/machine.js';
+import type { StateDetail, TrackerEmitted, TrackerOptions, TrackerState } from '../tracker/machine.js';
 import { expectedCells } from '../tracker/reader.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
@@ -50,6 +50,8 @@ export class SessionCore implements LifecycleCore {
   /** The finished game, shown until the next one starts. */
   private finalView: GameView | undefined;
   private playing = false;
+  /** The move reader's latest state, as it published it (`<board>/state`). */
+  private readerState: { readonly state: TrackerState; readonly detail: StateDetail } | undefined;
   private lastCells: Cells | undefined;
   private prevCells: Cells | undefined;
   readonly alerts: ActiveAlerts;
@@ -256,6 +258,7 @@ export class SessionCore implements LifecycleCore {
     );
     // Refused (a full disk): reported by the recorder; the journal is created at the first move.
     this.playing = true;
+    this.readerState = undefined;
     this.finalView = undefined;
     this.o.logger.info(`game ${this.gameId} under way at ply ${this.game.moves.length}`);
     this.o.bus.emit('game.view', { board: this.o.board, view: this.view() });
@@ -284,6 +287,7 @@ export class SessionCore implements LifecycleCore {
         if (e.kind !== 'check') this.alerts.clear(e.kind, e.t);
         return;
       case 'state':
+        this.readerState = { state: e.state, detail: e.detail };
         this.o.bus.emit('tracker.state', { board, state: e.state, detail: e.detail, t: e.t });
         return;
       case 'gameOver':
@@ -292,6 +296,26 @@ export class SessionCore implements LifecycleCore {
       case 'gameStart':
         return;
     }
+  }
+
+  /**
+   * A move the board may show made that the record does not hold yet: the mover's piece is off its
+   * point and may have captured where nothing showed it (a capture swapped within a scan, a victim
+   * taken off unseen). Only the mover's clock or the opponent's next move will show it; a result
+   * declared now would end the game without it, or name the wrong side to move. What to do, or
+   * undefined when the record is settled.
+   */
+  unsettledMove(): string | undefined {
+    const r = this.readerState;
+    if (!this.playing || r?.state !== 'pending_capture') return undefined;
+    const lines = r.detail.candidates ?? [];
+    if (lines.length === 0) return undefined;
+    const mover = this.game.turn;
+    const said = lines.map((l) => l.join(' ')).join(' or ');
+    return (
+      `${mover}'s move is not recorded yet (the board may show ${said}): ${mover} presses the clock, ` +
+      'or sets the piece down, or the record is corrected (game/correct); then ask again'
+    );
   }
 
   /** Announces a move the reader's `record` has journaled (written and fsynced). */

@@ -40,7 +40,8 @@ export type SessionErrorCode =
   | 'contradicted'
   | 'stale'
   | 'doubt'
-  | 'bad_ply';
+  | 'bad_ply'
+  | 'unsettled';
 export type SessionError = CodedError<SessionErrorCode>;
 
 export const fail = (code: SessionErrorCode, message: string): { ok: false; error: SessionError } =>

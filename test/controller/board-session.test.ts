@@ -12,7 +12,7 @@ import { BoardSession } from '../../src/controller/board-session.js';
 import { Bus, type BusEvents } from '../../src/controller/bus.js';
 import { readJournal } from '../../src/record/journal.js';
 import { parseGame } from '../../src/record/pgn.js';
-import { makeIccs, makeSquareName } from '../../src/rules/index.js';
+import { makeIccs, makeSquareName, parseSquare } from '../../src/rules/index.js';
 import { ReplaySource, realTime } from '../../src/sensors/replay.js';
 import { makeSensorLog, parseSensorLog } from '../../src/sensors/sensor-log.js';
 import { BoardSimulator } from '../../src/sensors/simulator.js';
@@ -248,6 +248,38 @@ describe('BoardSession on the simulator', () => {
     });
     const refused = r.session.resign();
     expect(refused.ok).toBe(false);
+    await r.session.stop();
+  });
+
+  it('refuses a result while the board may show a move the record lacks, and takes it once the clock says', async () => {
+    // Red's cannon takes the horse on h9 swapped within one scan (occupancy): only h2 changes, and
+    // the board reads the same as the cannon still in the hand. Black resigning now would end the
+    // game without Red's capture; resigning or agreeing a draw with no side given would name the
+    // wrong side to move.
+    const r = rig();
+    await r.session.start();
+    r.clock.advance(100);
+    const h2 = parseSquare('h2')!;
+    const h9 = parseSquare('h9')!;
+    r.sim.lift(h2);
+    r.sim.batch(() => {
+      r.sim.remove(h9);
+      r.sim.place(h9);
+    });
+    await settle(r, 1000);
+    const refused = r.session.resign('black');
+    expect(refused).toMatchObject({ ok: false, error: { code: 'unsettled' } });
+    expect(!refused.ok && refused.error.message).toMatch(/h2h9.*presses the clock/);
+    expect(r.session.draw('offer', 'black').ok).toBe(true);
+    expect(r.session.draw('accept', 'red')).toMatchObject({ ok: false, error: { code: 'unsettled' } });
+    expect(r.session.view().status).toBe('playing');
+    r.sim.press('red');
+    await settle(r, 1000);
+    expect(moves(r)).toEqual(['h2h9']);
+    expect(r.session.resign('black')).toMatchObject({
+      ok: true,
+      value: { result: '1-0', reason: 'resignation' },
+    });
     await r.session.stop();
   });
 
