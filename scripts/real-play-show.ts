@@ -16,22 +16,48 @@ import { physicalPlay } from '../src/simulation/physical-play.js';
 import { choiceActions, type Failure, randomGames } from '../src/simulation/real-play-judge.js';
 import { runSensorEvents } from '../src/tracker/run.js';
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    before: { type: 'string', default: '3000' },
-    after: { type: 'string', default: '3000' },
-    boards: { type: 'boolean', default: false },
-    list: { type: 'boolean', default: false },
-    at: { type: 'string' },
-  },
-});
+const USAGE =
+  'usage: real-play-show FAILURES.json [INDEX] [--before MS] [--after MS] [--at T] [--boards] [--list]';
+
+const OPTIONS = {
+  before: { type: 'string', default: '3000' },
+  after: { type: 'string', default: '3000' },
+  boards: { type: 'boolean', default: false },
+  list: { type: 'boolean', default: false },
+  at: { type: 'string' },
+  help: { type: 'boolean', default: false },
+} as const;
+
+function args(): ReturnType<typeof parseArgs<{ allowPositionals: true; options: typeof OPTIONS }>> {
+  try {
+    return parseArgs({ allowPositionals: true, options: OPTIONS });
+  } catch (err) {
+    console.error(`${(err as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+const { values, positionals } = args();
 const [file, index] = positionals;
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 if (!file) {
-  console.error('usage: real-play-show FAILURES.json [INDEX] [--before MS] [--after MS] [--boards] [--list]');
+  console.error(USAGE);
   process.exit(2);
 }
-const failures = JSON.parse(readFileSync(file, 'utf8')) as (Failure & { set: string })[];
+
+function readFailures(path: string): (Failure & { set: string })[] {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (!Array.isArray(parsed)) throw new Error('not a list of failures (npm run real-play -- --out FILE)');
+    return parsed as (Failure & { set: string })[];
+  } catch (err) {
+    console.error(`${path}: ${(err as Error).message}`);
+    process.exit(2);
+  }
+}
+const failures = readFailures(file);
 if (values.list) {
   failures.forEach((f, i) => {
     const e = f.firstEpisode;
