@@ -134,7 +134,8 @@ export interface Alert {
   readonly candidates?: readonly string[][];
   /**
    * `ambiguous`, which sensor is dead: the points whose pieces the players may lift and set back
-   * to tell at once (the point that does not notice has the faulty sensor).
+   * to tell at once (the point that does not notice has the faulty sensor). Only points that may
+   * read a piece where none stands: a sensor reading empty under its piece tells nothing so.
    */
   readonly check?: readonly string[];
   /**
@@ -1135,16 +1136,23 @@ function deadDoubtAlert(context: Context, worlds: readonly DeadWorld[]): Alert {
     each.length > MAX_WORLDS_SAID
       ? `${each.slice(0, MAX_WORLDS_SAID).join('; ')}; and ${each.length - MAX_WORLDS_SAID} more (the candidates)`
       : each.join('; ');
+  // Lifting tells only a sensor that reads a piece where none stands: the live points among them
+  // have pieces the players lift, and notice. One that reads empty under its piece notices nothing,
+  // nor do the empty points it is told from: only saying which tells those.
+  const check = [...new Set(worlds.filter((w) => w.reads === 'occupied').map((w) => sq(w.square)))];
+  const lift =
+    check.length > 0
+      ? `lift each piece standing on ${check.join(', ')} and set it back: the point that does not notice ` +
+        'has the faulty sensor; or say which candidate was played'
+      : 'say which candidate was played';
   return {
     kind: 'ambiguous',
     side: pos.turn,
     message:
       `one sensor reads wrong, and the board cannot tell which yet: ${said}. Play goes on; ` +
-      'the moves are recorded once play shows which. To tell at once, lift each piece standing on those ' +
-      'points and set it back: the point that does not notice has the faulty sensor; or say which ' +
-      'candidate was played',
+      `the moves are recorded once play shows which. To tell at once, ${lift}`,
     candidates: worlds.map((w) => w.moves.map(makeIccs)),
-    check: [...new Set(sensors)],
+    ...(check.length > 0 ? { check } : {}),
     sensors,
   };
 }
