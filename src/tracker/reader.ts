@@ -300,6 +300,9 @@ interface Trail {
 
 const matches = (code: number, o: number): boolean => (o === 3 ? code !== 0 : code === o);
 
+/** An empty set of moves, never added to. */
+const NO_MOVES: WeakSet<Move> = new WeakSet();
+
 export function judge(input: ReaderInput): Verdict {
   const timing = input.timing ?? DEFAULT_READER_TIMING;
   const obs = new Uint8Array(90);
@@ -314,7 +317,8 @@ export function judge(input: ReaderInput): Verdict {
     sensing: input.sensing,
     refilled: [...input.evidence.lifted.keys()].filter((sq) => obs[sq] !== 0 && !input.mask.has(sq)),
     captures: new WeakSet(),
-    sightless: new WeakSet(),
+    // (Only a masked point's moves are added: none without one, and no set made per judgement.)
+    sightless: input.mask.size > 0 ? new WeakSet() : NO_MOVES,
     first: input.evidence.firstLifted ?? input.evidence.lifted,
     trails: slideTrails(input, obs),
     lastLanded: input.landedAt ?? Number.NEGATIVE_INFINITY,
