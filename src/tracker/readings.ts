@@ -35,6 +35,13 @@ export class Readings {
   commitsSinceChange = 0;
   /** When each square's reading last changed (evidence for strays and dead sensors). */
   readonly squareChangedAt: Float64Array;
+  /**
+   * When each square's latest spell of reading a piece (set down, read longer than a bounce, then
+   * gone) began: its sensor was alive then.
+   */
+  readonly squareReadFrom: Float64Array;
+  /** When each square last started reading a piece after reading none. */
+  private readonly filledAt: Float64Array;
   /** Squares lifted since the confirmed position: evidence for captures. */
   readonly lifts: Lifts;
   /**
@@ -56,6 +63,8 @@ export class Readings {
   ) {
     this.readAt = now;
     this.squareChangedAt = new Float64Array(90).fill(now);
+    this.squareReadFrom = new Float64Array(90).fill(Number.NEGATIVE_INFINITY);
+    this.filledAt = new Float64Array(90).fill(Number.NEGATIVE_INFINITY);
     this.lifts = new Lifts(bounceMs);
   }
 
@@ -79,6 +88,9 @@ export class Readings {
     for (let s = 0; s < 90; s++) {
       if (previous !== undefined && previous[s] === cells[s]) continue;
       squareChangedAt[s] = t;
+      if (previous !== undefined && previous[s] === '.') this.filledAt[s] = t;
+      else if (cells[s] === '.' && t - this.filledAt[s]! >= this.bounceMs)
+        this.squareReadFrom[s] = this.filledAt[s]!;
       if (this.covered.size > 0 && this.covered.has(s)) this.uncover(s, t, cells[s]!, previous?.[s]);
       // (The first frame changes nothing that was read: a mask given beforehand stands.)
       if (previous !== undefined && mask.has(s)) {

@@ -367,6 +367,7 @@ export class Tracker {
     }
     const readings = this.actor?.getSnapshot().context.readings;
     const changedAt = readings?.squareChangedAt;
+    const readFrom = readings?.squareReadFrom;
     const since = this.plyTimes[ply - 1] ?? Number.NEGATIVE_INFINITY;
     // (A doubt's world the players chose: its point is the dead one, not the first world's.)
     const wrong = dead && this.undecided?.[0]?.square;
@@ -413,6 +414,9 @@ export class Tracker {
     } else if (failed === undefined && !stray) {
       for (const m of line) {
         if (mask.includes(m.to) || cells?.[m.to] !== '.') continue;
+        // (It read a piece set down there since the line began, longer than a bounce: alive, that
+        // piece in the hand now.)
+        if ((readFrom?.[m.to] ?? Number.NEGATIVE_INFINITY) > since) continue;
         // A piece stands there now, or one was set down there and left, the point never changing
         // all the while: its sensor never read it.
         const under = pos.colorAt(m.to) !== 0;

@@ -677,6 +677,25 @@ describe('a correction by the players', () => {
   const faults = (b: BoardScript) =>
     b.of('alert').flatMap((a) => (a.alert.kind === 'sensor_fault' ? [a.alert.square] : []));
 
+  it('names no point whose piece is in the hand as the players correct the record', () => {
+    // Random 1/294 (players choosing): the record is corrected while the mover has just lifted the
+    // piece the corrected line set down (there, to take its move back; here, to straighten it). Its
+    // point read that piece land: it reads empty now because the piece is in the hand, not because
+    // its sensor is dead.
+    const b = BoardScript.of(undefined, 'occupancy');
+    b.move('h2', 'e2').wait(800);
+    expect(b.moves()).toEqual(['h2e2']);
+    b.lift('e2').wait(100);
+    const line = [parseIccs('h2e2')].map((m) => {
+      if (!m.ok) throw new Error('h2e2');
+      return m.value;
+    });
+    expect(b.tracker.correct(1, line)).toMatchObject({ ok: true });
+    b.place('e2', 300).wait(1500);
+    expect(faults(b)).toEqual([]);
+    expect(b.moves()).toEqual(['h2e2']);
+  });
+
   it('names a point a piece of its line was set down on and left, that never read it', () => {
     expect(faults(chariotVia(false))).toEqual(['i1']);
     // (A point that read the piece set down there is no dead one.)
