@@ -888,7 +888,7 @@ function evaluate(context: Context): Partial<Context> {
       firstLifted: r.lifts.firstAt(now, r.mask),
       departedAfterGap: r.lifts.departedAfterGap(),
       gapFrameAt: r.gapFrameAt,
-      lost: r.lost,
+      lostUntil: r.lostUntil,
       buttonBy: button,
       buttonAt: fresh ? context.button!.t : undefined,
       changedAt: r.squareChangedAt,

@@ -70,8 +70,8 @@ export interface Evidence {
   readonly departedAfterGap?: ReadonlyMap<Square, number>;
   /** The latest change seen only after lost frames (what it showed may have happened sooner). */
   readonly gapFrameAt?: number;
-  /** The latest lost frames (any frame after them, changed or not): what they may have hidden. */
-  readonly lost?: { readonly from: number; readonly until: number } | undefined;
+  /** The latest frame, changed or not, that came after lost frames: what they hid came before it. */
+  readonly lostUntil?: number;
   /** The side to move pressed its clock button, and a frame since shows the board after it. */
   readonly buttonBy?: Color | undefined;
   /** When that button was pressed. */
@@ -597,15 +597,17 @@ function withLostLandings(
   ctx: Ctx,
   verdict: Extract<Verdict, { kind: 'wait' }>,
 ): Verdict {
-  const lost = input.evidence.lost;
-  if (lost === undefined || verdict.held !== undefined || verdict.ambiguous) return verdict;
+  const lostUntil = input.evidence.lostUntil ?? Number.NEGATIVE_INFINITY;
+  // (No frames lost: nothing to look at, and nothing allocated.)
+  if (lostUntil === Number.NEGATIVE_INFINITY || verdict.held !== undefined || verdict.ambiguous)
+    return verdict;
   const side = input.base.turnCode;
   const held = verdict.lifted.filter((sq) => input.base.colorAt(sq) === side);
   if (held.length !== 1 || verdict.candidates.length === 0) return verdict;
   const from = held[0]!;
   if (!verdict.candidates.every((l) => l.length === 1 && l[0]!.from === from)) return verdict;
-  if (lost.until <= departure(from, ctx)) return verdict;
-  const at = Math.max(lost.until, lastChange(ctx)) + LOST_HELD_MS;
+  if (lostUntil <= departure(from, ctx)) return verdict;
+  const at = Math.max(lostUntil, lastChange(ctx)) + LOST_HELD_MS;
   if (ctx.now < at) return { ...verdict, recheckAt: Math.min(verdict.recheckAt ?? at, at) };
   return { ...verdict, held: { moves: [], lost: true } };
 }

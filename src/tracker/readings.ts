@@ -19,8 +19,8 @@ export class Readings {
   stillFrom = 0;
   /** Time of the latest changed frame that came after lost frames (what it shows may be older). */
   gapFrameAt = Number.NEGATIVE_INFINITY;
-  /** The latest lost frames, changed board or not: from just after the last frame before them to the frame after. */
-  lost: { from: number; until: number } | undefined = undefined;
+  /** Time of the latest frame, changed or not, that came after lost frames (they may hide anything before it). */
+  lostUntil = Number.NEGATIVE_INFINITY;
   /**
    * When the latest change was read (the clock's time): the bounce window runs from it. Frames that
    * change the board within the window are recorded without starting the window again.
@@ -102,7 +102,7 @@ export class Readings {
     this.stillFrom = since !== undefined && since < t ? since + 1 : t;
     if (this.stillFrom < t) {
       this.gapFrameAt = t;
-      this.lost = { from: this.stillFrom, until: t };
+      this.lostUntil = t;
     }
     this.lifts.observe(confirmed, cells, t, mask, this.stillFrom);
     this.cells = cells;
@@ -128,7 +128,7 @@ export class Readings {
     // (After lost frames: what the gap may have hidden of the readings before it.)
     if (since !== undefined && since < t && this.cells !== undefined) {
       this.lifts.gap(since + 1, t, this.cells);
-      this.lost = { from: since + 1, until: t };
+      this.lostUntil = t;
     }
     this.frameAt = t;
   }
