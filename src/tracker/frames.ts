@@ -37,7 +37,7 @@ export function takeFrame(
   if (cells === readings.cells) {
     // (After lost frames the machine may judge again: see its `gapWhileWaiting`.)
     if (!stage.notesHeartbeats || since !== undefined) return false;
-    readings.heartbeat(t, since);
+    readings.heartbeat(t);
     return true;
   }
   // (A change after lost frames goes to the machine: it may judge it at once.)

@@ -572,16 +572,12 @@ function withMaskedLandings(
   if (ctx.mask.size === 0 || verdict.ambiguous) return verdict;
   // (Beside captures nobody saw land, if any: the mover's own one-move lines.)
   if (verdict.candidates.some((l) => l.length > 1)) return verdict;
-  const side = input.base.turnCode;
-  const held = verdict.lifted.filter((sq) => input.base.colorAt(sq) === side);
-  if (held.length !== 1) return verdict;
-  const from = held[0]!;
+  const from = moverHolds(input, verdict);
+  if (from === undefined) return verdict;
   const since = Math.max(ctx.first.get(from) ?? ctx.now, lastChange(ctx));
   const moves = input.base.legalMovesFrom((sq) => sq === from).filter((m) => ctx.mask.has(m.to));
   if (moves.length === 0) return verdict;
-  const at = since + ctx.timing.maskAfterMs;
-  if (ctx.now < at) return { ...verdict, recheckAt: Math.min(verdict.recheckAt ?? at, at) };
-  return { ...verdict, held: { moves } };
+  return heldAt(verdict, ctx.now, since + ctx.timing.maskAfterMs, { moves });
 }
 
 /**
@@ -601,15 +597,35 @@ function withLostLandings(
   // (No frames lost: nothing to look at, and nothing allocated.)
   if (lostUntil === Number.NEGATIVE_INFINITY || verdict.held !== undefined || verdict.ambiguous)
     return verdict;
-  const side = input.base.turnCode;
-  const held = verdict.lifted.filter((sq) => input.base.colorAt(sq) === side);
-  if (held.length !== 1 || verdict.candidates.length === 0) return verdict;
-  const from = held[0]!;
+  const from = moverHolds(input, verdict);
+  if (from === undefined || verdict.candidates.length === 0) return verdict;
   if (!verdict.candidates.every((l) => l.length === 1 && l[0]!.from === from)) return verdict;
   if (lostUntil <= departure(from, ctx)) return verdict;
   const at = Math.max(lostUntil, lastChange(ctx)) + LOST_HELD_MS;
-  if (ctx.now < at) return { ...verdict, recheckAt: Math.min(verdict.recheckAt ?? at, at) };
-  return { ...verdict, held: { moves: [], lost: true } };
+  return heldAt(verdict, ctx.now, at, { moves: [], lost: true });
+}
+
+/** The one piece of the side to move's in the hand in a wait, if it holds just one. */
+function moverHolds(input: ReaderInput, verdict: Extract<Verdict, { kind: 'wait' }>): Square | undefined {
+  const side = input.base.turnCode;
+  let from: Square | undefined;
+  for (const sq of verdict.lifted) {
+    if (input.base.colorAt(sq) !== side) continue;
+    if (from !== undefined) return undefined;
+    from = sq;
+  }
+  return from;
+}
+
+/** A held piece said once the board has stood still until `at`; until then, judged again then. */
+function heldAt(
+  verdict: Extract<Verdict, { kind: 'wait' }>,
+  now: number,
+  at: number,
+  held: NonNullable<Extract<Verdict, { kind: 'wait' }>['held']>,
+): Extract<Verdict, { kind: 'wait' }> {
+  if (now < at) return { ...verdict, recheckAt: Math.min(verdict.recheckAt ?? at, at) };
+  return { ...verdict, held };
 }
 
 /** The board still this long after lost frames, a capture from a held piece's point possible: said. */
