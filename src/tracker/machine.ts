@@ -1017,7 +1017,10 @@ function landingSeen(context: Context): number {
 function freshEvidence(context: Context, pos: Position, revisable: boolean): Partial<Context> {
   const cells = context.readings.cellsOf(pos);
   const side = pos.turnCode;
-  context.readings.lifts.reset(cells, (s) => pos.colorAt(s) === side);
+  // (A masked point reads nothing of its piece: no lift of the mover's under way there, and no
+  // evidence kept since a dead sensor's first reading.)
+  const { mask } = context.readings;
+  context.readings.lifts.reset(cells, (s) => pos.colorAt(s) === side && !mask.has(s));
   return {
     button: undefined,
     replyButton: undefined,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Game } from '../../src/game/game.js';
 import { TOURNAMENT } from '../../src/game/policy.js';
-import { parseIccs, parseSquare } from '../../src/rules/index.js';
+import { makeSquareName, parseIccs, parseSquare } from '../../src/rules/index.js';
 import { expectedCells } from '../../src/tracker/reader.js';
 import { BoardScript } from './script.js';
 
@@ -412,6 +412,25 @@ describe('sensor faults', () => {
     expect(b.moves()).toEqual(['b0c2']);
     b.move('h9', 'g7').wait(400);
     expect(b.moves()).toEqual(['b0c2', 'h9g7']);
+  });
+
+  it('a dead square under a piece of the side to move at the start leaves no evidence of the setup', () => {
+    // Master 591, a dead square nobody uses from the start, occupancy: g0's sensor reads empty under
+    // Red's elephant. The pieces set up read as lifted and put back; Red's cannon lifted from b2
+    // was read at once as taking on b9 (the horse there "put back").
+    const g = Game.start();
+    if (!g.ok) throw new Error(g.error.message);
+    const cells = [...expectedCells(g.value.position, 'occupancy')];
+    // The pieces set up one by one on an empty board, but the one on g0 reads nothing.
+    const b = new BoardScript(g.value, 'occupancy', {}, '.'.repeat(90));
+    for (const [sq, cell] of cells.entries())
+      if (cell !== '.' && sq !== parseSquare('g0')) b.place(makeSquareName(sq), 50, cell);
+    b.wait(3000);
+    expect(faults(b)).toEqual(['g0']);
+    b.lift('b2').wait(600);
+    expect(b.moves()).toEqual([]);
+    b.place('e2').wait(400);
+    expect(b.moves()).toEqual(['b2e2']);
   });
 
   it('a dead square under a piece of the side to move does not stop a takeback', () => {

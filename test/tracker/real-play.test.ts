@@ -262,6 +262,17 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
       e.type === 'alert' && e.alert.kind === 'sensor_fault' ? [e.alert.square!] : [],
     );
 
+  it("master 591: a dead point under the mover's piece at the start keeps no evidence of the setup", () => {
+    // g0 reads empty under Red's elephant from the start; the board set up from empty. The pieces
+    // set up stayed in the evidence as lifted and put back, and Red's cannon lifted from b2 was read
+    // at once as taking the horse on b9 ("put back").
+    const options = played('occupancy', 3391501302, true, true, {
+      dead: { square: parseSquare('g0')!, reads: 'empty', fromPly: 0 },
+    });
+    const judged = judgeGame(masterGame(591), options);
+    expect(judged.classification.kind).toBe('exact');
+  });
+
   it('master 339: a cannon sliding off a point stuck reading it, its doubt asked again mid-slide', () => {
     // h2 reads occupied; the cannon slides h2 → e2, seen at f2 on its way: the first doubt (h2f2,
     // b2f2, no move) was revised as the slide went on, which ended all its worlds, and the doubt
