@@ -59,7 +59,10 @@ const COINCIDENT_MS = 20;
 /** The board repeats its whole state at least this often (rule 13 of the sensor-log spec). */
 const HEARTBEAT_MS = 1000;
 
-export const DEFAULT_READER_TIMING: ReaderTiming = { strayMs: 2500, maskAfterMs: 2500 };
+// (A sensor that alone spoils the board is named after 2 s, so that one dying as a move lands is
+// named before the reply after it leaves the record two moves behind for long. A stray is
+// believed 2.5 s, and so long a mover's piece held while the opponent holds one is only held.)
+export const DEFAULT_READER_TIMING: ReaderTiming = { strayMs: 2500, maskAfterMs: 2000 };
 
 export interface Evidence {
   /** Squares that read empty longer than a bounce since the confirmed position, with when. */
@@ -547,6 +550,8 @@ export function judge(input: ReaderInput): Verdict {
 
   const illegal = findIllegal(roots, ctx) ?? displaced(input, nearFits, ctx);
   if (illegal) {
+    const phantom = phantomNotPlaced(input, ctx, illegal);
+    if (phantom) return phantom;
     const verdict: Verdict = { kind: 'illegal', displacement: illegal };
     return readAgain(input, ctx, verdict) ?? verdict;
   }
@@ -822,7 +827,9 @@ function unseenLanding(input: ReaderInput, ctx: Ctx, replyLanded = false): DeadW
   const found: DeadWorld[] = [];
   for (const [from, at] of ctx.first) {
     if (base.colorAt(from) !== side || ctx.obs[from] !== 0 || ctx.mask.has(from)) continue;
-    if (!replyLanded && ctx.now - at < ctx.timing.maskAfterMs) continue;
+    // (Held as long as a stray is believed: until then the opponent's piece off may be one the
+    // hand knocked, and the mover's piece merely held.)
+    if (!replyLanded && ctx.now - at < ctx.timing.strayMs) continue;
     let replyAt = Number.POSITIVE_INFINITY;
     for (const [sq, t] of ctx.first)
       if (t > at && base.colorAt(sq) === 3 - side) replyAt = Math.min(replyAt, t);
@@ -868,7 +875,7 @@ function heldLandingDue(input: ReaderInput, ctx: Ctx): number | undefined {
       if (t <= at || base.colorAt(sq) !== 3 - side || ctx.obs[sq] !== 0) continue;
       takes ??= base.legalDestinations(from);
       if (!takes.includes(sq)) {
-        due = Math.min(due ?? Number.POSITIVE_INFINITY, at + ctx.timing.maskAfterMs);
+        due = Math.min(due ?? Number.POSITIVE_INFINITY, at + ctx.timing.strayMs);
         break;
       }
     }
@@ -912,6 +919,25 @@ function probe(input: ReaderInput, ctx: Ctx, sq: Square): Verdict {
     ctx.probes.set(sq, v);
   }
   return v;
+}
+
+/**
+ * A piece read as set down where it may not go is a sensor that started reading a piece where
+ * none stands, once that reading has held `maskAfterMs` and, that point masked, the rest of the
+ * board reads as moves made: the piece "set down" out of place would be in the hand, and the
+ * board shows no piece in the hand (a chariot read as set down far off its lines while its
+ * capture, swapped in one scan, is answered by the reply). A piece really set down out of place
+ * leaves its origin empty with nothing else to read it: masked, that is a piece in the hand.
+ * (Looked at whenever the board is judged: the illegal state's one recheck is the resync's.)
+ */
+function phantomNotPlaced(input: ReaderInput, ctx: Ctx, illegal: Displacement): Verdict | undefined {
+  const sq = illegal.to;
+  if (input.probing || ctx.obs[sq] === 0 || input.mask.has(sq)) return undefined;
+  if (ctx.now < (ctx.evidence.changedAt[sq] ?? 0) + ctx.timing.maskAfterMs) return undefined;
+  const v = probe(input, ctx, sq);
+  return v.kind === 'commit' && !v.revision && v.moves.length > 0
+    ? { kind: 'suspect', square: sq, reads: 'occupied' }
+    : undefined;
 }
 
 /** Landings no sensor saw: on one point, that sensor is suspected; on several, a doubt over them. */

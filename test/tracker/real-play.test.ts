@@ -125,6 +125,23 @@ describe('games the whole tables found wrong without an alert', () => {
     expect(judged.classification.kind).toBe('exact');
     expect(judged.emitted.some((e) => e.type === 'retract' && e.ply === 79)).toBe(true);
   });
+
+  it("master 380: the mover's piece held 2 s while the opponent's knocked piece is off is only held", () => {
+    // Knocked and adjusted pieces, colour: Red's horse off a6, Black's a7 knocked off by the hand
+    // that lifted it. A piece held that long with the opponent's off is taken for a landing no
+    // sensor read only once the opponent's may no longer be a stray (2.5 s): a doubt over dead
+    // points asked at 2 s outlived a7 set back, and the reply was read only 2.4 s late.
+    const judged = judgeGame(
+      masterGame(380),
+      played('colour', 2666629981, false, false, { knock: 0.05, nudge: 0.3, straighten: 0.15 }),
+    );
+    expect(judged.classification.kind).toBe('exact');
+    // (a6 lifted at 48317: no doubt before a7 is set back at 50361.)
+    const doubts = judged.emitted.filter(
+      (e) => e.type === 'alert' && e.alert.kind === 'ambiguous' && e.t > 48000 && e.t < 52000,
+    );
+    expect(doubts).toEqual([]);
+  });
 });
 
 /** Master game `n` as the 1,125-game table played it (its options, from the table's failures). */
@@ -261,6 +278,28 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     judged.emitted.flatMap((e) =>
       e.type === 'alert' && e.alert.kind === 'sensor_fault' ? [e.alert.square!] : [],
     );
+
+  // The row with a dead square nobody uses from ply 10: each sensor dies as a move lands.
+  // - Reading empty under one of Black's pieces, which reads as lifted: Red's reply read as that
+  //   piece set down out of turn, the point named 2.5 s after it died, just over a second after
+  //   Black's next move, and both moves read that late.
+  // - Reading a piece as Black's chariot takes, swapped within one scan: read as the chariot set
+  //   down there, off its lines, the placement stood through Red's reply, and both moves were read
+  //   only when the board was read again 4 s later. Named once it has held 2 s and, masked, the
+  //   board reads as the capture and the reply.
+  it.each([
+    [33, 'i6', 'empty', 854813217, true],
+    [104, 'f9', 'empty', 854884856, false],
+    [380, 'd8', 'occupied', 855163340, false],
+    [125, 'i1', 'occupied', 854906045, true],
+  ] as const)(
+    'master %i: a sensor on %s dying to read %s as a move lands is named in time',
+    (n, square, reads, seed, buttons) => {
+      const judged = judgeGame(masterGame(n), dead(square, reads, 10, seed, buttons));
+      expect(judged.classification.kind).toBe('exact');
+      expect(faults(judged)[0]).toBe(square);
+    },
+  );
 
   it("master 591: a dead point under the mover's piece at the start keeps no evidence of the setup", () => {
     // g0 reads empty under Red's elephant from the start; the board set up from empty. The pieces
