@@ -59,9 +59,9 @@ const COINCIDENT_MS = 20;
 /** The board repeats its whole state at least this often (rule 13 of the sensor-log spec). */
 const HEARTBEAT_MS = 1000;
 
-// (A sensor that alone spoils the board is named after 2 s, so that one dying as a move lands is
-// named before the reply after it leaves the record two moves behind for long. A stray is
-// believed 2.5 s, and so long a mover's piece held while the opponent holds one is only held.)
+// (A sensor that alone spoils the board is named after 2 s: one dying as a move lands is named
+// before the record has stood two moves behind for a second. A stray is believed 2.5 s, and for as
+// long a mover's piece held while the opponent holds one is only held: see unseenLanding.)
 export const DEFAULT_READER_TIMING: ReaderTiming = { strayMs: 2500, maskAfterMs: 2000 };
 
 export interface Evidence {
@@ -765,7 +765,7 @@ function rivalRoots(doubts: readonly RecordDoubt[]): ResyncRoot[] {
  */
 function suspectDeadSquare(input: ReaderInput, nearFits: readonly Explanation[], ctx: Ctx): Verdict {
   if (input.probing) return { kind: 'unknown' };
-  const { obs, timing } = ctx;
+  const { obs } = ctx;
   // Only a square that alone spoils a near fit: an empty square a lifted piece might have gone to
   // reads as it should, and masking any of them would explain the piece away.
   const candidates = new Set<Square>(nearFits.map((e) => e.bad!));
@@ -773,9 +773,9 @@ function suspectDeadSquare(input: ReaderInput, nearFits: readonly Explanation[],
   const found: { sq: Square; v: Verdict }[] = [];
   for (const sq of candidates) {
     if (input.mask.has(sq)) continue;
-    const since = input.evidence.changedAt[sq] ?? 0;
-    if (input.now - since < timing.maskAfterMs) {
-      recheckAt = Math.min(recheckAt ?? Number.POSITIVE_INFINITY, since + timing.maskAfterMs);
+    const at = maskableAt(sq, ctx);
+    if (input.now < at) {
+      recheckAt = Math.min(recheckAt ?? Number.POSITIVE_INFINITY, at);
       continue;
     }
     const v = probe(input, ctx, sq);
@@ -795,6 +795,10 @@ function suspectDeadSquare(input: ReaderInput, nearFits: readonly Explanation[],
   return { kind: 'suspect', square: sq, reads };
 }
 
+/** When a point reading the same since its last change has read so long it may be a dead sensor. */
+const maskableAt = (sq: Square, ctx: Ctx): number =>
+  (ctx.evidence.changedAt[sq] ?? 0) + ctx.timing.maskAfterMs;
+
 function overdueSensor(input: ReaderInput, nearFits: readonly Explanation[], ctx: Ctx): Square | undefined {
   if (input.probing) return undefined;
   const unseen = unseenLanding(input, ctx);
@@ -804,7 +808,7 @@ function overdueSensor(input: ReaderInput, nearFits: readonly Explanation[], ctx
   for (const e of nearFits) {
     const sq = e.bad!;
     if (!e.overdue || input.mask.has(sq)) continue;
-    if (ctx.now - (ctx.evidence.changedAt[sq] ?? 0) >= ctx.timing.maskAfterMs) candidates.add(sq);
+    if (ctx.now >= maskableAt(sq, ctx)) candidates.add(sq);
   }
   if (candidates.size !== 1) return undefined;
   const [sq] = candidates as unknown as [Square];
@@ -933,7 +937,7 @@ function probe(input: ReaderInput, ctx: Ctx, sq: Square): Verdict {
 function phantomNotPlaced(input: ReaderInput, ctx: Ctx, illegal: Displacement): Verdict | undefined {
   const sq = illegal.to;
   if (input.probing || ctx.obs[sq] === 0 || input.mask.has(sq)) return undefined;
-  if (ctx.now < (ctx.evidence.changedAt[sq] ?? 0) + ctx.timing.maskAfterMs) return undefined;
+  if (ctx.now < maskableAt(sq, ctx)) return undefined;
   const v = probe(input, ctx, sq);
   return v.kind === 'commit' && !v.revision && v.moves.length > 0
     ? { kind: 'suspect', square: sq, reads: 'occupied' }
