@@ -3,8 +3,7 @@
  * and for a log that does not follow the format (its exit status and streams), the command's own
  * `main` in this process for the rest.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readPgn } from '../../src/record/pgn.js';
@@ -12,11 +11,12 @@ import { Position } from '../../src/rules/index.js';
 import { makeSensorLog } from '../../src/sensors/sensor-log.js';
 import { physicalPlay } from '../../src/simulation/physical-play.js';
 import { xqboard, xqboardHere } from '../helpers/cli.js';
+import { scratchDir } from '../helpers/scratch.js';
 import { sharedPath } from '../helpers/shared.js';
 import { randomGame } from '../tracker/physical-support.js';
 
 const LOGS = ['example-occupancy', 'example-occupancy-2', 'example-colour-buttons'];
-const tmp = mkdtempSync(join(tmpdir(), 'xqboard-replay-'));
+const tmp = scratchDir('xqboard-replay-');
 
 describe('xqboard replay', () => {
   for (const [n, name] of LOGS.entries()) {

@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, formatKeyPath, loadConfig, parseConfig } from '../../src/config/load.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const CONFIG_DIR = new URL('../../config/', import.meta.url).pathname;
 
@@ -238,7 +238,7 @@ describe('bad files: the error names the file, the line and the key', () => {
     },
   ];
 
-  const dir = mkdtempSync(join(tmpdir(), 'xqboard-config-'));
+  const dir = scratchDir('xqboard-config-');
   for (const c of BAD) {
     it(`${c.what}: ${c.code} at line ${c.line} ${c.path}`, () => {
       const file = join(dir, `${c.what.replaceAll(' ', '-')}.yaml`);

@@ -10,7 +10,7 @@
  * `fuzzTheReaders(runs)` declares the tests: test/record/fuzz.test.ts (unit) runs 100 inputs a
  * reader, test/record/fuzz-long.test.ts (oracle) 2,000; FUZZ_RUNS sets either.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -486,6 +486,7 @@ export function fuzzTheReaders(wanted: number): void {
   });
   afterAll(async () => {
     await worker?.terminate();
+    if (workerFile) rmSync(workerFile, { force: true });
   });
 
   describe.each(['pgn', 'config', 'sensorLog', 'journal'] as const)('fuzzing the %s reader', (kind) => {

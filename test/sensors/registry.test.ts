@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SerialPortMock } from 'serialport';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { BoardSimulator } from '../../src/sensors/simulator.js';
 import { cellsOf } from '../../src/sensors/snapshot.js';
 import type { SensorEvent } from '../../src/sensors/source.js';
 import { ManualClock } from '../../src/util/clock.js';
+import { scratchDir } from '../helpers/scratch.js';
 import { sharedPath } from '../helpers/shared.js';
 
 function config(yaml: string): Config {
@@ -87,7 +87,7 @@ describe('createSource', () => {
 });
 
 describe('one board’s fault never stops another', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'xqboard-registry-'));
+  const dir = scratchDir('xqboard-registry-');
 
   it('a bad log is that board’s error; the others are made', async () => {
     const bad = join(dir, 'bad.jsonl');

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { asFastAsPossible, ReplaySource, readSensorLogFile, realTime } from '../../src/sensors/replay.js';
@@ -7,6 +6,7 @@ import { parseSensorLog, type SensorLog } from '../../src/sensors/sensor-log.js'
 import { EMPTY_CELLS, makeOcc } from '../../src/sensors/snapshot.js';
 import type { SensorEvent } from '../../src/sensors/source.js';
 import { ManualClock } from '../../src/util/clock.js';
+import { scratchDir } from '../helpers/scratch.js';
 import { sharedPath } from '../helpers/shared.js';
 
 const EMPTY_OCC = makeOcc(EMPTY_CELLS);
@@ -142,7 +142,7 @@ describe('replay in real time', () => {
 });
 
 describe('readSensorLogFile', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'xqboard-replay-'));
+  const dir = scratchDir('xqboard-replay-');
 
   it('names the line of a bad log (the caller adds the path)', async () => {
     const path = join(dir, 'bad.jsonl');
