@@ -48,7 +48,7 @@ const deadSquare =
   (game: GameSpec, base: PhysicalOptions, random: () => number): PhysicalOptions | undefined => {
     const ply = fromPly(game.moves.length, random);
     if (ply === undefined) return undefined;
-    const dead = pickDeadSquare(game.start, game.moves, kind, ply, random);
+    const dead = pickDeadSquare(game.start, game.moves, kind, ply, random, base.buttons === true);
     return dead ? { ...base, real: { dead } } : undefined;
   };
 

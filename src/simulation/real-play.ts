@@ -474,7 +474,9 @@ export function firstUse(moves: readonly Move[], square: Square, fromPly: number
 
 /**
  * A square for a dead sensor from ply `fromPly`:
- * - `used`: a from/to of a move at or after `fromPly`; it reads empty or occupied at random;
+ * - `used`: a from/to of a move at or after `fromPly`; it reads empty or occupied at random; never
+ *   one first used by the last move landing on it unseen, unless a clock button follows it
+ *   (`lastShown`);
  * - `unused`: never a from/to of any move (a piece may stand on it all game); it reads the opposite
  *   of what stands there when it dies, so it contradicts the position;
  * - `untouched`: never a from/to and never occupied at any ply; it reads occupied.
@@ -486,6 +488,7 @@ export function pickDeadSquare(
   kind: 'used' | 'unused' | 'untouched',
   fromPly: number,
   random: () => number,
+  lastShown = false,
 ): DeadSensor | undefined {
   const pick = (list: Square[]): Square | undefined =>
     list.length === 0 ? undefined : list[Math.floor(random() * list.length)];
@@ -494,9 +497,23 @@ export function pickDeadSquare(
   if (kind === 'used') {
     const later = new Set<Square>();
     for (const m of moves.slice(fromPly)) later.add(m.from).add(m.to);
-    const square = pick([...later].sort((a, b) => a - b));
+    const list = [...later].sort((a, b) => a - b);
+    const square = pick(list);
     if (square === undefined) return undefined;
-    return { square, reads: random() < 0.5 ? 'empty' : 'occupied', fromPly };
+    const reads = random() < 0.5 ? 'empty' : 'occupied';
+    // As with swaps: the last move landing unseen on a square first used then, with no clock button
+    // after it, is a move nothing would ever show, so no reader can say anything of it: pick again.
+    const last = moves.length - 1;
+    if (
+      !lastShown &&
+      reads === 'empty' &&
+      firstUse(moves, square, fromPly) === last + 1 &&
+      moves[last]!.to === square
+    ) {
+      const other = pick(list.filter((sq) => sq !== square));
+      return other === undefined ? undefined : { square: other, reads, fromPly };
+    }
+    return { square, reads, fromPly };
   }
   const pos = start.clone();
   const everOccupied = new Set<Square>();

@@ -178,6 +178,25 @@ describe.each(['occupancy', 'colour'] as const)('real play, sensing %s', (sensin
   });
 });
 
+describe('a dead square the game uses', () => {
+  it('is never one only the last move lands on unseen, unless a clock button shows that move', () => {
+    const { start, moves } = game(1);
+    const last = moves.at(-1)!;
+    const unseen = (d: ReturnType<typeof pickDeadSquare>) => d?.square === last.to && d.reads === 'empty';
+    // Dead from the last ply: the game uses only the last move's two squares after that.
+    const from = moves.length - 1;
+    const shown = Array.from({ length: 40 }, (_, k) =>
+      pickDeadSquare(start, moves, 'used', from, rng(k), true),
+    );
+    const hidden = Array.from({ length: 40 }, (_, k) => pickDeadSquare(start, moves, 'used', from, rng(k)));
+    expect(shown.filter(unseen).length).toBeGreaterThan(0);
+    expect(hidden.filter(unseen)).toEqual([]);
+    for (const d of hidden) expect([last.from, last.to]).toContain(d!.square);
+    // The games where it did not matter keep their square.
+    for (const [k, d] of shown.entries()) if (!unseen(d)) expect(hidden[k]).toEqual(d);
+  });
+});
+
 describe('players answering the board', () => {
   it('lift each piece an answer names and set it back, then play the same game later', () => {
     const { start, moves } = game(3);
