@@ -733,7 +733,8 @@ export function createTrackerMachine() {
           waiting: {
             entry: 'emitWaiting',
             on: { button: { target: 'judging', actions: 'recordButton' } },
-            after: { recheck: 'judging' },
+            // (A button no frame has shown the board after yet counts once its grace is out.)
+            after: { recheck: 'judging', buttonGrace: 'judging' },
           },
           takebackRefused: { entry: 'emitTakebackRefused', exit: 'clearTakebackRefused' },
           illegalCandidate: { after: { settleRest: 'illegal' } },
@@ -891,6 +892,7 @@ function evaluate(context: Context): Partial<Context> {
       lostUntil: r.lostUntil,
       buttonBy: button,
       buttonAt: fresh ? context.button!.t : undefined,
+      pressedAt: context.button?.t,
       changedAt: r.squareChangedAt,
       visited: r.lifts.visited(),
       history: r.lifts,

@@ -61,7 +61,8 @@ const HEARTBEAT_MS = 1000;
 
 // (A sensor that alone spoils the board is named after 2 s: one dying as a move lands is named
 // before the record has stood two moves behind for a second. A stray is believed 2.5 s, and for as
-// long a mover's piece held while the opponent holds one is only held: see unseenLanding.)
+// long a mover's piece held while the opponent holds one is only held (see unseenLanding), and a
+// board read again from the record takes no point for dead sooner (see readAgain).)
 export const DEFAULT_READER_TIMING: ReaderTiming = { strayMs: 2500, maskAfterMs: 2000 };
 
 export interface Evidence {
@@ -79,6 +80,11 @@ export interface Evidence {
   readonly buttonBy?: Color | undefined;
   /** When that button was pressed. */
   readonly buttonAt?: number | undefined;
+  /**
+   * When the side to move pressed its clock button, whether or not a frame has shown the board
+   * since: it says its piece is down, wherever that is.
+   */
+  readonly pressedAt?: number | undefined;
   /** When each square's reading last changed. */
   readonly changedAt: ArrayLike<number>;
   /** Empty points seen occupied since the confirmed position: where a sliding piece passed. */
@@ -368,6 +374,9 @@ export function judge(input: ReaderInput): Verdict {
   let fits = found.filter((e) => e.bad === undefined);
   const nearFits = found.filter((e) => e.bad !== undefined);
 
+  const wentOn = slideWentOn(input, fits, ctx);
+  if (wentOn) return wentOn;
+
   // A fresh clock button by the side to move: its move is complete.
   const button = input.evidence.buttonBy;
   if (button !== undefined && button === input.base.turn) {
@@ -376,6 +385,25 @@ export function judge(input: ReaderInput): Verdict {
     fits = fits.filter(
       (e) => e.revision || (e.line.length > 0 && !(departure(e.line[0]!.from, ctx) > buttonAt)),
     );
+  }
+  // The side to move pressed its clock after its piece left where a line sets it down: that
+  // piece is down somewhere, not in the hand (a nudge lifts it after the press, not before). Once
+  // a frame since shows the board (a lost one may have hidden it set down there again), a slide's
+  // piece gone past its trail landed where no sensor read it.
+  const pressedAt = input.evidence.pressedAt;
+  if (pressedAt !== undefined) {
+    const offWhenPressed = (e: Explanation): boolean =>
+      !e.revision &&
+      e.line.length > 0 &&
+      e.hand.includes(e.line[0]!.to) &&
+      departure(e.line[0]!.to, ctx) < pressedAt &&
+      !e.line.slice(1).some((m) => m.from === e.line[0]!.to);
+    const kept = fits.filter((e) => !offWhenPressed(e));
+    if (kept.length < fits.length && button === input.base.turn) {
+      const dead = trailEnd(input, ctx);
+      if (dead !== undefined) return { kind: 'suspect', square: dead, reads: 'empty' };
+    }
+    fits = kept;
   }
   const considered = fits;
   // A capture whose target was seen lifted and filled again beats a piece held in the hand: the
@@ -678,7 +706,7 @@ function readAgain(input: ReaderInput, ctx: Ctx, verdict: Verdict): Verdict | un
     ],
     obs: ctx.obs,
     mask: ctx.mask,
-    deadFrom: (sq) => (ctx.evidence.changedAt[sq] ?? Number.NEGATIVE_INFINITY) + ctx.timing.maskAfterMs,
+    deadFrom: (sq) => (ctx.evidence.changedAt[sq] ?? Number.NEGATIVE_INFINITY) + ctx.timing.strayMs,
     setDown: (sq) =>
       ctx.mask.has(sq) ||
       ctx.obs[sq] !== 0 ||
@@ -942,6 +970,50 @@ function phantomNotPlaced(input: ReaderInput, ctx: Ctx, illegal: Displacement): 
   return v.kind === 'commit' && !v.revision && v.moves.length > 0
     ? { kind: 'suspect', square: sq, reads: 'occupied' }
     : undefined;
+}
+
+/** Longer than a nudge holds a piece off the point it was just set down on (rule 16: 100–400 ms). */
+const NUDGE_MAX_MS = 400;
+
+/**
+ * The last move a chariot's or cannon's slide, its piece gone from where it stopped and set down
+ * nowhere the sensors show, while the opponent has taken in hand, since, a piece that cannot take
+ * it there: the move is over (the opponent's hand says so), so the piece is down, and a slide goes
+ * on point by point: on the next one, whose sensor did not read it. That point is named dead, then
+ * the move is read as going on to it (a revision).
+ */
+function slideWentOn(input: ReaderInput, fits: readonly Explanation[], ctx: Ctx): Verdict | undefined {
+  const previous = input.previous;
+  if (input.probing || previous === undefined || fits.length === 0) return undefined;
+  const { move, position: before } = previous;
+  const role = before.pieceAt(move.from)?.role;
+  if ((role !== 'chariot' && role !== 'cannon') || before.colorAt(move.to) !== 0) return undefined;
+  const base = input.base;
+  const landing = move.to;
+  if (ctx.obs[landing] !== 0 || ctx.mask.has(landing) || base.colorAt(landing) !== 3 - base.turnCode)
+    return undefined;
+  if (!fits.every((e) => !e.revision && e.hand.includes(landing))) return undefined;
+  const left = departure(landing, ctx);
+  if (!Number.isFinite(left) || ctx.now < left + NUDGE_MAX_MS) return undefined;
+  let replied = false;
+  for (const [sq, t] of ctx.first) {
+    // (A hand at a piece next to it as it left may have knocked it off: rule 14.)
+    if (sq !== landing && near(sq, landing) && Math.abs(t - left) <= KNOCK_AFTER_LIFT_MS) return undefined;
+    if (t <= left || base.colorAt(sq) !== base.turnCode || ctx.obs[sq] !== 0 || ctx.mask.has(sq)) continue;
+    if (base.legalDestinations(sq).includes(landing)) return undefined;
+    replied = true;
+  }
+  if (!replied) return undefined;
+  const next = squareAt(
+    squareFile(landing) + Math.sign(squareFile(landing) - squareFile(move.from)),
+    squareRank(landing) + Math.sign(squareRank(landing) - squareRank(move.from)),
+  );
+  if (next === undefined || base.colorAt(next) !== 0 || ctx.obs[next] !== 0) return undefined;
+  // (Its point unchanged since before the slide stopped: a live sensor would have read it land.)
+  if ((ctx.evidence.changedAt[next] ?? Number.NEGATIVE_INFINITY) >= ctx.lastLanded) return undefined;
+  if (!before.legalDestinations(move.from).includes(next)) return undefined;
+  if (!ctx.mask.has(next)) return { kind: 'suspect', square: next, reads: 'empty' };
+  return { kind: 'commit', moves: [{ from: move.from, to: next }], revision: true, ready: true };
 }
 
 /** Landings no sensor saw: on one point, that sensor is suspected; on several, a doubt over them. */

@@ -126,6 +126,24 @@ describe('games the whole tables found wrong without an alert', () => {
     expect(judged.emitted.some((e) => e.type === 'retract' && e.ply === 79)).toBe(true);
   });
 
+  it("random 1/222: a slide whose piece vanishes past its trail, the mover's clock pressed, landed on a dead point", () => {
+    // d6 reads empty; Black's chariot slides d3 → d6, seen on d4 and d5 on its way, and Black
+    // presses its clock 91 ms after d5 reads empty, before any frame shows the board again. The
+    // settle read it as d3d5 with the chariot lifted again, and nothing said so until Red's reply
+    // landed 3.2 s later. The press says the piece is down: not on d5. Once a frame after the press
+    // shows the board (Red lifting b4), it is on the trail's next point.
+    const game = randomGames(223, 1)[222]!;
+    const judged = judgeGame(
+      game,
+      played('colour', 3712390958, false, true, {
+        dead: { square: parseSquare('d6')!, reads: 'empty', fromPly: 32 },
+      }),
+    );
+    expect(judged.classification.kind).toBe('exact');
+    const fault = judged.emitted.find((e) => e.type === 'alert' && e.alert.kind === 'sensor_fault');
+    expect(fault?.type === 'alert' && [fault.alert.square, fault.t]).toEqual(['d6', 76566]);
+  });
+
   it("master 380: the mover's piece held 2 s while the opponent's knocked piece is off is only held", () => {
     // Knocked and adjusted pieces, colour: Red's horse off a6, Black's a7 knocked off by the hand
     // that lifted it. A piece held that long with the opponent's off is taken for a landing no
@@ -217,6 +235,23 @@ describe('knocked pieces', () => {
   });
 });
 
+describe("knocked pieces: a slide just read, its piece knocked off by the reply's hand, went nowhere", () => {
+  it.each([
+    // (Red's chariot b6 → b3; Black lifts a3's piece to take it with a7, knocking b3 off 63 ms later.)
+    [145, 1920462403, true, false],
+    // (Black's chariot h7 → h5; Red's hand reaching for i4 knocks h5 off 107 ms before lifting it.)
+    [174, 1920491664, false, true],
+  ] as const)(
+    'random 1/%i: not read as gone on past its trail onto a dead point',
+    (k, seed, setup, buttons) => {
+      const game = randomGames(k + 1, 1)[k]!;
+      const judged = judgeGame(game, played('colour', seed, setup, buttons, { knock: 0.05 }));
+      expect(judged.classification.kind).toBe('exact');
+      expect(judged.emitted.filter((e) => e.type === 'alert' && e.alert.kind === 'sensor_fault')).toEqual([]);
+    },
+  );
+});
+
 describe('lost frames: a piece seen leaving only after a gap may have left as the gap began', () => {
   it.each([
     // (Red's chariot took on c7 in a gap; Black's chariot, lifted 76 ms after the frame that showed
@@ -252,6 +287,18 @@ describe('lost frames: a piece seen leaving only after a gap may have left as th
     expect(judged.classification.kind).toBe('alerted');
     const said = judged.emitted.findLast((e) => e.type === 'alert' && e.alert.kind === 'ambiguous');
     expect(said && said.type === 'alert' ? said.alert.candidates : undefined).toEqual([['f1f8']]);
+  });
+
+  it("random 1/186: the mover's clock pressed as a lost frame hid its piece set back on its point", () => {
+    // Red's chariot slides h9 → h6 and bounces there: the last frame before a gap reads h6 empty,
+    // and Red presses its clock. The press says the piece is down, but no frame since shows where:
+    // on h6, the next frame shows, not on the point past the trail (h5) with a dead sensor.
+    const game = randomGames(187, 1)[186]!;
+    for (const sensing of ['occupancy', 'colour'] as const) {
+      const judged = judgeGame(game, played(sensing, 1072865611, false, true, { lostFrames: 0.02 }));
+      expect(judged.classification.kind).toBe('exact');
+      expect(judged.emitted.filter((e) => e.type === 'alert' && e.alert.kind === 'sensor_fault')).toEqual([]);
+    }
   });
 
   it("master 58: a victim taken off 21 ms after a landing seen only after lost frames is the reply's capture", () => {
@@ -323,6 +370,33 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     const chosen = judgeGame(masterGame(339), options, 'choosing');
     expect(chosen.classification.deadNamed).toBe(true);
     expect(faults(chosen)).toEqual(['h2']);
+  });
+
+  it('random 1/101: a board read again from the record names the dead point the line it reads needs', () => {
+    // a1 reads empty from the start; Red's chariot a0 → a1 is never seen landing, Black's reply
+    // reads as that chariot set down out of place. Read again from the record once a point had read
+    // the same 2 s, the board was read as Red's b3b5 and Black's b1d1 with a0 dead (the chariot's
+    // own point), and the game was lost from there. A point the record may take for dead must have
+    // read the same a stray's 2.5 s: a0 left only 2.1 s before.
+    const game = randomGames(102, 1)[101]!;
+    const judged = judgeGame(game, dead('a1', 'empty', 0, 3712268869, false));
+    expect(judged.classification.deadNamed).toBe(true);
+    expect(faults(judged)[0]).toBe('a1');
+  });
+
+  it("master 37: a cannon's slide gone from where it was read stopping, Red's hand at work, went on one point", () => {
+    // h3 reads empty; Black's cannon slides h7 → h3, seen on h6, h5 and h4, and read as stopping on
+    // h4 (105 ms there) with the piece lifted again. Red lifts its advisor: the move is over, and
+    // the cannon is nowhere to be seen. Read as h7h4 until Red's reply was read as the cannon set
+    // down out of turn, and h4 named dead.
+    const judged = judgeGame(masterGame(37), dead('h3', 'empty', 13, 3712203284, true));
+    expect(judged.classification.kind).toBe('exact');
+    expect(faults(judged)).toEqual(['h3']);
+    const named = judged.emitted.find((e) => e.type === 'alert' && e.alert.kind === 'sensor_fault');
+    const revised = judged.emitted.find((e) => e.type === 'move' && e.iccs === 'h7h3');
+    // (Named as soon as Red's advisor is seen lifted, 57204; the move read again after it.)
+    expect(named!.t).toBeLessThan(57300);
+    expect(revised!.t).toBeGreaterThanOrEqual(named!.t);
   });
 
   it("master 1074: a horse landing on a point reading empty, Red's reply set down, is no illegal move", () => {
