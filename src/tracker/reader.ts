@@ -1013,7 +1013,14 @@ function slideWentOn(input: ReaderInput, fits: readonly Explanation[], ctx: Ctx)
   if ((ctx.evidence.changedAt[next] ?? Number.NEGATIVE_INFINITY) >= ctx.lastLanded) return undefined;
   if (!before.legalDestinations(move.from).includes(next)) return undefined;
   if (!ctx.mask.has(next)) return { kind: 'suspect', square: next, reads: 'empty' };
-  return { kind: 'commit', moves: [{ from: move.from, to: next }], revision: true, ready: true };
+  // (Read at once: what shows it is the opponent's hand, not this piece's, which may not pass by.)
+  return {
+    kind: 'commit',
+    moves: [{ from: move.from, to: next }],
+    revision: true,
+    ready: true,
+    movedOn: true,
+  };
 }
 
 /** Landings no sensor saw: on one point, that sensor is suspected; on several, a doubt over them. */
