@@ -502,7 +502,7 @@ export function pickDeadSquare(
     if (square === undefined) return undefined;
     const reads = random() < 0.5 ? 'empty' : 'occupied';
     // As with swaps: the last move landing unseen on a square first used then, with no clock button
-    // after it, is a move nothing would ever show, so no reader can say anything of it: pick again.
+    // after it, is a move nothing would ever show, so no reader can say anything of it: another.
     const last = moves.length - 1;
     if (
       !lastShown &&
@@ -510,8 +510,9 @@ export function pickDeadSquare(
       firstUse(moves, square, fromPly) === last + 1 &&
       moves[last]!.to === square
     ) {
-      const other = pick(list.filter((sq) => sq !== square));
-      return other === undefined ? undefined : { square: other, reads, fromPly };
+      // (The next square of the list, drawing nothing more: the games after it keep theirs.)
+      const other = list[(list.indexOf(square) + 1) % list.length]!;
+      return other === square ? undefined : { square: other, reads, fromPly };
     }
     return { square, reads, fromPly };
   }
