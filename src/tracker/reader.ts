@@ -386,18 +386,21 @@ export function judge(input: ReaderInput): Verdict {
       (e) => e.revision || (e.line.length > 0 && !(departure(e.line[0]!.from, ctx) > buttonAt)),
     );
   }
-  // The side to move pressed its clock after its piece left where a line sets it down: that
-  // piece is down somewhere, not in the hand (a nudge lifts it after the press, not before). Once
-  // a frame since shows the board (a lost one may have hidden it set down there again), a slide's
+  // The side to move pressed its clock after its piece was seen set down on an empty point where a
+  // line sets it, and taken off again: that piece is down somewhere, not in the hand (a nudge lifts
+  // it after the press, not before; a piece taken off after it is the opponent's doing). Once a
+  // frame since shows the board (a lost one may have hidden it set down there again), a slide's
   // piece gone past its trail landed where no sensor read it.
   const pressedAt = input.evidence.pressedAt;
   if (pressedAt !== undefined) {
-    const offWhenPressed = (e: Explanation): boolean =>
-      !e.revision &&
-      e.line.length > 0 &&
-      e.hand.includes(e.line[0]!.to) &&
-      departure(e.line[0]!.to, ctx) < pressedAt &&
-      !e.line.slice(1).some((m) => m.from === e.line[0]!.to);
+    const offWhenPressed = (e: Explanation): boolean => {
+      const m = e.line[0];
+      if (e.revision || m === undefined || input.base.colorAt(m.to) !== 0 || !e.hand.includes(m.to))
+        return false;
+      if (e.line.slice(1).some((n) => n.from === m.to)) return false;
+      const spell = ctx.evidence.history?.spells(m.to).at(-1);
+      return spell !== undefined && spell.from >= departure(m.from, ctx) && spell.to < pressedAt;
+    };
     const kept = fits.filter((e) => !offWhenPressed(e));
     if (kept.length < fits.length && button === input.base.turn) {
       const dead = trailEnd(input, ctx);
@@ -997,7 +1000,9 @@ function slideWentOn(input: ReaderInput, fits: readonly Explanation[], ctx: Ctx)
   if (!Number.isFinite(left) || ctx.now < left + NUDGE_MAX_MS) return undefined;
   let replied = false;
   for (const [sq, t] of ctx.first) {
-    // (A hand at a piece next to it as it left may have knocked it off: rule 14.)
+    // (A hand at work as it left may have knocked it off, rule 14: one that had just taken a piece
+    // up anywhere, reaching for the next, or one at a piece next to it about then.)
+    if (sq !== landing && t <= left && t >= left - KNOCK_AFTER_LIFT_MS) return undefined;
     if (sq !== landing && near(sq, landing) && Math.abs(t - left) <= KNOCK_AFTER_LIFT_MS) return undefined;
     if (t <= left || base.colorAt(sq) !== base.turnCode || ctx.obs[sq] !== 0 || ctx.mask.has(sq)) continue;
     if (base.legalDestinations(sq).includes(landing)) return undefined;

@@ -252,6 +252,28 @@ describe("knocked pieces: a slide just read, its piece knocked off by the reply'
   );
 });
 
+describe('clock buttons and knocks, as the slide and press readings first misread them', () => {
+  it("master 303: a piece taken off the mover's landing after its press is the opponent's capture", () => {
+    // Fast pace, colour: Black's chariot c1 → c5, Black presses, and Red's hand takes it off c5 at
+    // once to capture it. Read as a press with the chariot off its landing, so as c1e1, a capture
+    // nobody saw. The press came 23 ms before the chariot left c5: it was down when pressed.
+    const judged = judgeGame(masterGame(303), played('colour', 3794839296, false, true, { fastPace: 1 }));
+    expect(judged.classification.kind).toBe('exact');
+  });
+
+  it("master 447: a slide's piece knocked by a hand that had just taken up a capture's victim", () => {
+    // Knocks and adjusting, colour: Red's chariot i1 → i4; Black takes Red's h2 off to capture it
+    // with h3, and the hand knocks i4 off 110 ms later, lifting h3 only 0.4 s after that. Read as
+    // the slide gone on to i5, named dead.
+    const judged = judgeGame(
+      masterGame(447),
+      played('colour', 2666697584, false, true, { knock: 0.05, nudge: 0.3, straighten: 0.15 }),
+    );
+    expect(judged.classification.kind).toBe('exact');
+    expect(judged.emitted.filter((e) => e.type === 'alert' && e.alert.kind === 'sensor_fault')).toEqual([]);
+  });
+});
+
 describe('lost frames: a piece seen leaving only after a gap may have left as the gap began', () => {
   it.each([
     // (Red's chariot took on c7 in a gap; Black's chariot, lifted 76 ms after the frame that showed
