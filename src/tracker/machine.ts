@@ -312,10 +312,14 @@ export function createTrackerMachine() {
           v.kind === 'wait' || v.kind === 'unknown' || v.kind === 'illegal' ? v.recheckAt : undefined;
         return at === undefined ? NEVER : Math.max(1, at - context.now() + 1);
       },
-      buttonGrace: ({ context }) =>
-        context.button === undefined
-          ? NEVER
-          : Math.max(1, context.button.t + context.options.buttonGraceMs - context.now() + 1),
+      // (Once a frame or the grace has shown the board after it, never again: a state entered
+      // again with the button still kept would otherwise judge the board every millisecond.)
+      buttonGrace: ({ context }) => {
+        const b = context.button;
+        if (b === undefined || context.readings.frameAt >= b.t) return NEVER;
+        const left = b.t + context.options.buttonGraceMs - context.now();
+        return left < 0 ? NEVER : left + 1;
+      },
       setupFault: ({ context }) => context.options.setupFaultMs,
       foul: ({ context }) => context.options.foulAfterMs,
     },
