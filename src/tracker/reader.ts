@@ -1958,16 +1958,41 @@ function add(
     const knocked = (sq: Square) => (line.length === 0 && knockedByLast(sq, ctx) ? 1 : 0);
     hand.sort((a, b) => knocked(a) - knocked(b) || leftAt(a) - leftAt(b));
   }
+  // (The piece taken is one the mover's piece in hand can capture, when it holds one: a piece it
+  // could take only with another is no part of its move.)
+  let ownAt: Square | undefined;
+  let takenAt: Square | undefined;
+  const captures = (from: Square, to: Square): boolean => pos.legalDestinations(from).includes(to);
+  /** Counts a stray, believed until its while is out; false: a second point is wrong. */
+  const stray = (sq: Square): boolean => {
+    strays++;
+    strayAt.push(sq);
+    const until = (ctx.evidence.changedAt[sq] ?? 0) + timing.strayMs;
+    if (until > now) {
+      expires = Math.min(expires, until);
+      return true;
+    }
+    bad = sq;
+    overdue = true;
+    return ++nbad <= 1;
+  };
   for (const sq of hand) {
     const early = (ctx.evidence.changedAt[sq] ?? 0) < landed;
     if (!early && pos.colorAt(sq) === side && own === 0) {
       own++;
+      ownAt = sq;
+      // A piece taken up before it that it cannot capture is astray after all.
+      if (takenAt !== undefined && !captures(sq, takenAt)) {
+        taken = 0;
+        if (!stray(takenAt)) return;
+      }
       continue;
     }
     if (!early && pos.colorAt(sq) !== side && taken === 0) {
       targets ??= new Set(pos.legalMoves().map((m) => m.to));
-      if (targets.has(sq)) {
+      if (targets.has(sq) && (ownAt === undefined || captures(ownAt, sq))) {
         taken++;
+        takenAt = sq;
         continue;
       }
     }
@@ -1978,14 +2003,7 @@ function add(
       if (++nbad > 1) return;
       continue;
     }
-    strays++;
-    strayAt.push(sq);
-    const until = (ctx.evidence.changedAt[sq] ?? 0) + timing.strayMs;
-    if (until <= now) {
-      bad = sq;
-      overdue = true;
-      if (++nbad > 1) return;
-    } else expires = Math.min(expires, until);
+    if (!stray(sq)) return;
   }
   // A square lifted and filled again is the doing of a move of the line that touches it, and
   // that move was under way then: after the move before it began, before the next move's piece
