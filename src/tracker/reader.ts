@@ -1958,15 +1958,14 @@ function add(
     const knocked = (sq: Square) => (line.length === 0 && knockedByLast(sq, ctx) ? 1 : 0);
     hand.sort((a, b) => knocked(a) - knocked(b) || leftAt(a) - leftAt(b));
   }
-  // (The piece taken is one the mover's piece in hand can capture, when it holds one: a piece it
-  // could take only with another is no part of its move.)
+  // A piece of the opponent's taken up while the mover holds a piece of its own that cannot
+  // capture it is no capture in progress that can last: believed a stray's while, as a stray is
+  // (but no stray: a story of a capture nobody saw is no better for it).
   let ownAt: Square | undefined;
   let takenAt: Square | undefined;
   const captures = (from: Square, to: Square): boolean => pos.legalDestinations(from).includes(to);
-  /** Counts a stray, believed until its while is out; false: a second point is wrong. */
-  const stray = (sq: Square): boolean => {
-    strays++;
-    strayAt.push(sq);
+  /** A piece believed off for a stray's while; false: a second point is wrong. */
+  const offAWhile = (sq: Square): boolean => {
     const until = (ctx.evidence.changedAt[sq] ?? 0) + timing.strayMs;
     if (until > now) {
       expires = Math.min(expires, until);
@@ -1981,18 +1980,15 @@ function add(
     if (!early && pos.colorAt(sq) === side && own === 0) {
       own++;
       ownAt = sq;
-      // A piece taken up before it that it cannot capture is astray after all.
-      if (takenAt !== undefined && !captures(sq, takenAt)) {
-        taken = 0;
-        if (!stray(takenAt)) return;
-      }
+      if (takenAt !== undefined && !captures(sq, takenAt) && !offAWhile(takenAt)) return;
       continue;
     }
     if (!early && pos.colorAt(sq) !== side && taken === 0) {
       targets ??= new Set(pos.legalMoves().map((m) => m.to));
-      if (targets.has(sq) && (ownAt === undefined || captures(ownAt, sq))) {
+      if (targets.has(sq)) {
         taken++;
         takenAt = sq;
+        if (ownAt !== undefined && !captures(ownAt, sq) && !offAWhile(sq)) return;
         continue;
       }
     }
@@ -2003,7 +1999,9 @@ function add(
       if (++nbad > 1) return;
       continue;
     }
-    if (!stray(sq)) return;
+    strays++;
+    strayAt.push(sq);
+    if (!offAWhile(sq)) return;
   }
   // A square lifted and filled again is the doing of a move of the line that touches it, and
   // that move was under way then: after the move before it began, before the next move's piece

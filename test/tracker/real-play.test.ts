@@ -406,13 +406,13 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     expect(faults(judged)[0]).toBe('a1');
   });
 
-  it("random 1/297: a piece the mover's piece in hand cannot take is no piece it is taking", () => {
+  it("random 1/297: a piece the mover's piece in hand cannot take is no capture in progress that lasts", () => {
     // f7 reads empty. Red's cannon takes f9, swapped within one scan (f9 never changes); Black's
     // chariot slides d7 → f7, seen on e7, and lands unseen. The reader kept "Red still holds its
     // cannon and has taken up the chariot on d7 to capture it", though the cannon cannot take d7,
-    // so the chariot off never became a stray. Nothing was said until f9 was wrongly named dead
-    // 3 s later. Now the chariot off is a stray (2.5 s), so only the capture fits, and its reply
-    // is read landing on f7, named dead.
+    // and with no end. Nothing was said until f9 was wrongly named dead 3 s later. Now that story
+    // lasts a stray's 2.5 s, so only the capture fits, and its reply is read landing on f7, named
+    // dead.
     const game = randomGames(298, 1)[297]!;
     const judged = judgeGame(game, dead('f7', 'empty', 47, 3712466633, false));
     expect(judged.classification.kind).not.toBe('silent');
