@@ -143,10 +143,13 @@ export function classify(input: ClassifyInput): Classification {
       raw.push({ start: spans[i]!.t, end, at: spans[i]! });
     i = j;
   }
-  // Wrong at the end though not divergent (the last move missed): an episode since it differs.
+  // Wrong at the end though not divergent (the last move missed): an episode since it differs,
+  // but not since before the last episode ended (what that one covered is its own: the record
+  // then was wrong in its way, and only a move behind before it).
   if (!same(reader, game) && (raw.length === 0 || raw.at(-1)!.end !== undefined)) {
+    const after = raw.at(-1)?.end ?? Number.NEGATIVE_INFINITY;
     let i = spans.length - 1;
-    while (i > 0 && spans[i - 1]!.differs) i--;
+    while (i > 0 && spans[i - 1]!.differs && spans[i - 1]!.t >= after) i--;
     if (spans[i]) raw.push({ start: spans[i]!.t, end: undefined, at: spans[i]! });
   }
 

@@ -132,6 +132,25 @@ describe('classify', () => {
     );
   });
 
+  it('a move missed at the end after an episode counts from the end of that episode', () => {
+    // The reader is a move behind from 3000 on and never catches up: two behind from 5000 to 6000
+    // and from 7000 to 8000 (both covered by an alert at 5600, standing), then move 4 missing at
+    // the end. That last episode starts at 8000, when the last one ended, not at 3000: a lag of a
+    // move before the episodes was no error, and what they covered is theirs.
+    const emitted = [move(1, 1130), alert('ambiguous', 5600), move(2, 6000), move(3, 8000)];
+    const c = classify({ truth, emitted, end: END });
+    expect(c.episodes.map((e) => [e.start, e.end])).toEqual([
+      [5000, 6000],
+      [7000, 8000],
+      [8000, undefined],
+    ]);
+    expect(c.kind).toBe('alerted');
+    // (An alert ended as the last episode starts, and none after: silent.)
+    expect(classify({ truth, emitted: [...emitted, cleared('ambiguous', 8000)], end: END }).kind).toBe(
+      'silent',
+    );
+  });
+
   it('a game that never started: one episode from the second move on, silent', () => {
     const c = classify({ truth, emitted: [], end: END });
     expect(c.kind).toBe('silent');
