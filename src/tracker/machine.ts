@@ -826,13 +826,15 @@ function syncAlerts(context: Context, emit: (e: MachineEmitted) => void): Partia
     if (context.doubted === undefined) sayAmbiguous(unreadButtonAlert(context.unreadButton));
     return { raised, doubted: plies, said, unreadButton: undefined };
   }
+  // (A move recorded in doubt stays in doubt until the record goes past it: taken back and another
+  // read in its place is no less so.)
   if (v.kind === 'commit' && v.knocked) {
     sayAmbiguous(knockAlert(context, v.moves[0]!));
-    return { raised, doubted: plies, said };
+    return { raised, doubted: pliesAfter, said };
   }
   if (v.kind === 'commit' && v.blind !== undefined) {
     sayAmbiguous(blindAlert(context, v.blind));
-    return { raised, doubted: plies, said };
+    return { raised, doubted: pliesAfter, said };
   }
   if (v.kind === 'wait' && v.held !== undefined) {
     sayAmbiguous(heldAlert(context, v.held, v.candidates));
@@ -840,15 +842,30 @@ function syncAlerts(context: Context, emit: (e: MachineEmitted) => void): Partia
   }
   if (v.kind === 'commit' && v.resynced) {
     sayAmbiguous(resyncAlert(context, v.moves, v.revision ? (v.retracts ?? 1) : 0));
-    // (The whole reading is in doubt: a move of it taken back and another read in its place is no
-    // less so, until the record goes past it.)
+    // (The whole reading is in doubt, until the record goes past it.)
     return { raised, doubted: pliesAfter, said };
   }
   // Another line fits as well, set aside as the weaker story: say so. (A capture unseen,
   // committed while an ambiguity stands, keeps it.)
   if (v.kind === 'commit' && (v.rivals !== undefined || (v.unseen && raised.has('ambiguous')))) {
     sayAmbiguous(doubtAlert(context, v.moves, v.rivals ?? []));
-    return { raised, doubted: plies, said };
+    return { raised, doubted: pliesAfter, said };
+  }
+  // The move in doubt read again in its place (revised, or taken back and another read): what was
+  // said of it no longer says what the record holds. Said anew (it may have been read again on
+  // evidence no stronger), until the record goes past it.
+  const from = plies - (v.kind === 'commit' && v.revision ? (v.retracts ?? 1) : 0);
+  if (
+    v.kind === 'commit' &&
+    v.moves.length > 0 &&
+    context.doubted !== undefined &&
+    raised.has('ambiguous') &&
+    from < context.doubted
+  ) {
+    const alert = rereadAlert(context, v.moves, from, v.revision && v.retracts === undefined);
+    if (said !== alert.message && end('ambiguous')) emit({ type: 'alertCleared', kind: 'ambiguous', t });
+    sayAmbiguous(alert);
+    return { raised, doubted: pliesAfter, said };
   }
   // (Settled by the next move recorded: past the record as it was when the doubt was said.)
   const settled =
@@ -1195,6 +1212,24 @@ function revisedAlert(context: Context, lines: readonly (readonly Move[])[]): Al
       'is still in the hand: set every piece in the hand down in the middle of its point, and the ' +
       'record follows the board',
     candidates: lines.filter((l) => l.length > 0).map((l) => l.map(makeIccs)),
+  };
+}
+
+/**
+ * A move recorded in doubt, read again: what the record holds now from ply `from` + 1 (`revised`:
+ * in place of the last move, named).
+ */
+function rereadAlert(context: Context, moves: readonly Move[], from: number, revised: boolean): Alert {
+  const was = revised ? context.game.previous?.move : undefined;
+  const line = moves.map(makeIccs).join(' ');
+  return {
+    kind: 'ambiguous',
+    side: context.game.position.turn,
+    message:
+      `read again: move ${from + 1} is ${line}${was ? `, not ${makeIccs(was)}` : ''}, which was in doubt: ` +
+      'if another move was played, say which (correct the record), or take the moves since back and ' +
+      'play them again',
+    candidates: [moves.map(makeIccs), ...(was ? [[makeIccs(was)]] : [])],
   };
 }
 

@@ -222,6 +222,26 @@ describe('late removal, the colour sensor reading the captured piece until it is
     expect(judged.classification.kind).not.toBe('silent');
     expect(judged.emitted.filter((e) => e.type === 'move' && e.iccs === 'h1h4')).toEqual([]);
   });
+
+  it('master 428 (occupancy): a move recorded in doubt and then read again elsewhere is said again', () => {
+    // Red's chariot takes on g3, set down on its victim. f3g3 is recorded as a capture never seen
+    // land, said so; 0.3 s later a piece read on f4 revised it to f3f4 (wrong), and the doubt had
+    // ended the moment the revision was first judged, so the record changed without a word. Now
+    // the record changed is said, and stands until the record goes past it.
+    const judged = judgeGame(
+      masterGame(428),
+      played('occupancy', 2182716496, false, false, { lateRemoval: 1 }),
+    );
+    expect(judged.classification.kind).not.toBe('silent');
+    const revised = judged.emitted.find((e) => e.type === 'retract' && e.ply === 55)!;
+    const said = judged.emitted.filter(
+      (e) => e.type === 'alert' && e.alert.kind === 'ambiguous' && e.t > 92000 && e.t <= revised.t,
+    );
+    expect(said.map((e) => e.type === 'alert' && e.alert.message.slice(0, 38))).toEqual([
+      'recorded f3g3, but its capture was nev',
+      'read again: move 55 is f3f4, not f3g3,',
+    ]);
+  });
 });
 
 describe('knocked pieces', () => {
