@@ -867,7 +867,8 @@ function syncAlerts(context: Context, emit: (e: MachineEmitted) => void): Partia
     sayAmbiguous(alert);
     return { raised, doubted: pliesAfter, said };
   }
-  // (Settled by the next move recorded: past the record as it was when the doubt was said.)
+  // (Settled by the next move recorded: past the move in doubt, or the record as it was when a
+  // doubt with no move recorded was said.)
   const settled =
     context.doubted === undefined ||
     (v.kind === 'commit' && v.moves.length > 0 && pliesAfter > context.doubted);
