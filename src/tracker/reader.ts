@@ -1936,8 +1936,10 @@ function add(
   if (hand.length > 4) return;
   // Who could be holding these? The next mover: one of its own pieces and one it can capture.
   const side = pos.turnCode;
-  let own = 0;
-  let taken = 0;
+  let ownAt: Square | undefined;
+  let takenAt: Square | undefined;
+  // (The mover's legal moves, generated once when needed, and their destinations.)
+  let legal: Move[] | undefined;
   let targets: Set<Square> | undefined;
   let expires = Number.POSITIVE_INFINITY;
   let strays = 0;
@@ -1961,9 +1963,10 @@ function add(
   // A piece of the opponent's taken up while the mover holds a piece of its own that cannot
   // capture it is no capture in progress that can last: believed a stray's while, as a stray is
   // (but no stray: a story of a capture nobody saw is no better for it).
-  let ownAt: Square | undefined;
-  let takenAt: Square | undefined;
-  const captures = (from: Square, to: Square): boolean => pos.legalDestinations(from).includes(to);
+  const captures = (from: Square, to: Square): boolean => {
+    legal ??= pos.legalMoves();
+    return legal.some((m) => m.from === from && m.to === to);
+  };
   /** A piece believed off for a stray's while; false: a second point is wrong. */
   const offAWhile = (sq: Square): boolean => {
     const until = (ctx.evidence.changedAt[sq] ?? 0) + timing.strayMs;
@@ -1977,16 +1980,15 @@ function add(
   };
   for (const sq of hand) {
     const early = (ctx.evidence.changedAt[sq] ?? 0) < landed;
-    if (!early && pos.colorAt(sq) === side && own === 0) {
-      own++;
+    if (!early && pos.colorAt(sq) === side && ownAt === undefined) {
       ownAt = sq;
       if (takenAt !== undefined && !captures(sq, takenAt) && !offAWhile(takenAt)) return;
       continue;
     }
-    if (!early && pos.colorAt(sq) !== side && taken === 0) {
-      targets ??= new Set(pos.legalMoves().map((m) => m.to));
+    if (!early && pos.colorAt(sq) !== side && takenAt === undefined) {
+      legal ??= pos.legalMoves();
+      targets ??= new Set(legal.map((m) => m.to));
       if (targets.has(sq)) {
-        taken++;
         takenAt = sq;
         if (ownAt !== undefined && !captures(ownAt, sq) && !offAWhile(sq)) return;
         continue;
