@@ -234,8 +234,11 @@ interface Context {
   readonly settled: boolean;
   /** The last move may still be revised (no opponent action since). */
   readonly revisable: boolean;
-  /** When the last committed move's piece landed: a lift begun before it is no reply to it. */
-  readonly landedAt: number;
+  /**
+   * When the last committed move's piece left (the soonest, after lost frames: a gap since may have
+   * hidden more) and landed (a lift begun before it is no reply to it).
+   */
+  readonly landing: Landing;
   /** Since when no explanation fits the board. */
   readonly unfitSince: number | undefined;
   /** Since when the candidates disagree and one has the opponent's reply made already. */
@@ -408,7 +411,7 @@ export function createTrackerMachine() {
         const moved = event.game.position !== context.game.position;
         if (!moved) return { game: event.game };
         // (Read before the evidence starts again.)
-        const landedAt = landingSeen(context);
+        const landing = landingSeen(context);
         // Lines that went further than the committed moves stay pending, rebased.
         const v = context.verdict;
         const done = v.kind === 'commit' && !v.revision && !event.rejected ? v.moves : undefined;
@@ -446,7 +449,7 @@ export function createTrackerMachine() {
             pos.play(m);
           }
         }
-        return { game: event.game, ...fresh, pending, landedAt };
+        return { game: event.game, ...fresh, pending, landing };
       }),
       emitCommit: enqueueActions(({ context, enqueue }) => {
         const v = context.verdict;
@@ -609,7 +612,7 @@ export function createTrackerMachine() {
       verdict: { kind: 'unknown' },
       settled: false,
       revisable: false,
-      landedAt: Number.NEGATIVE_INFINITY,
+      landing: { leftAt: Number.NEGATIVE_INFINITY, landedAt: Number.NEGATIVE_INFINITY },
       unfitSince: undefined,
       replySince: undefined,
       raised: new Set(),
@@ -897,7 +900,8 @@ function evaluate(context: Context): Partial<Context> {
     base: context.game.position,
     previous: context.game.previous,
     revisable: context.revisable,
-    landedAt: context.landedAt,
+    landedAt: context.landing.landedAt,
+    leftAt: context.landing.leftAt,
     takebacks: context.options.takebacks,
     pending: context.pending,
     // (A capture the last judgement held back in doubt of a knock.)
@@ -993,7 +997,12 @@ function evaluate(context: Context): Partial<Context> {
         context,
         context.game.position,
         context.revisable &&
-          !moverLifted(context.game.position, r.lifts.at(context.now(), r.mask), undefined, context.landedAt),
+          !moverLifted(
+            context.game.position,
+            r.lifts.at(context.now(), r.mask),
+            undefined,
+            context.landing.landedAt,
+          ),
       ),
       button: waitingButton,
     };
@@ -1001,14 +1010,21 @@ function evaluate(context: Context): Partial<Context> {
   return out;
 }
 
+interface Landing {
+  readonly leftAt: number;
+  readonly landedAt: number;
+}
+
 /**
- * When the sensors showed the committed move's piece land: its square changed after the piece
- * left. A landing nobody saw (a capture swapped within a scan) has no time: nothing is dismissed.
+ * When the committed move's piece left, and when the sensors showed it land: its square changed
+ * after the piece left. A landing nobody saw (a capture swapped within a scan) has no time:
+ * nothing is dismissed.
  */
-function landingSeen(context: Context): number {
+function landingSeen(context: Context): Landing {
   const v = context.verdict;
   const last = v.kind === 'commit' ? v.moves.at(-1) : undefined;
-  if (!last) return Number.NEGATIVE_INFINITY;
+  const none = Number.NEGATIVE_INFINITY;
+  if (!last) return { leftAt: none, landedAt: none };
   const r = context.readings;
   // (Seen to leave only after lost frames: it may have left as soon as just after the gap began.)
   const left = soonestDeparture(
@@ -1016,6 +1032,7 @@ function landingSeen(context: Context): number {
     r.lifts.departedAfterGap(),
     last.from,
   );
+  const landed = (landedAt: number): Landing => ({ leftAt: left ?? none, landedAt });
   // A capture's point shows its landing only if it shows the capturer now (its last change, after
   // the piece left), seen empty between (its victim taken off first); else it changed since for
   // other reasons (the opponent taking the capturer in turn), or a colour sensor flipped from the
@@ -1028,13 +1045,13 @@ function landingSeen(context: Context): number {
     const mover = before.colorAt(last.from) === 1 ? 'r' : 'b';
     const shows = reads === 'x' || (reads === mover && r.lifts.at(context.now(), r.mask).has(last.to));
     const changed = r.squareChangedAt[last.to] ?? Number.NEGATIVE_INFINITY;
-    return shows && changed > left ? changed : left + MIN_CARRY_MS;
+    return landed(shows && changed > left ? changed : left + MIN_CARRY_MS);
   }
   // When its point first read it (a bounce as it was set down changes the point again).
   const spell = left === undefined ? undefined : r.lifts.spells(last.to).find((sp) => sp.from > left);
-  if (spell !== undefined) return spell.from;
+  if (spell !== undefined) return landed(spell.from);
   const changed = r.squareChangedAt[last.to];
-  return left !== undefined && changed !== undefined && changed > left ? changed : Number.NEGATIVE_INFINITY;
+  return landed(left !== undefined && changed !== undefined && changed > left ? changed : none);
 }
 
 /** Evidence starts again from a new confirmed position (or the same one, seen again). */
@@ -1252,7 +1269,7 @@ function doubtAlert(context: Context, moves: readonly Move[], rivals: readonly (
 
 function heldAlert(
   context: Context,
-  held: { readonly moves: readonly Move[]; readonly lost?: true },
+  held: { readonly moves: readonly Move[]; readonly lost?: true; readonly answered?: Move },
   captures: readonly (readonly Move[])[],
 ): Alert {
   const { moves } = held;
@@ -1264,15 +1281,27 @@ function heldAlert(
   const points = moves.map((m) => sq(m.to)).join(' or ');
   const took = captures.map((l) => sq(l[0]!.to)).join(' or ');
   // (Lost frames: only captures whose victim's removal the gap may have hidden.)
+  const side = context.game.position.turn;
+  const candidates = [...captures.map((l) => l.map(makeIccs)), ...moves.map((m) => [makeIccs(m)])];
+  // (The last move's landing perhaps lost with the frames: the piece seen landing was this one,
+  // taking it, and only the record can be told so: the clock would not bring back what was lost.)
+  const gone = held.answered && context.game.position.pieceAt(held.answered.to);
+  if (held.answered && gone) {
+    const message =
+      `frames from the board were lost while the ${gone.color} ${ROLE_NAMES[gone.role]} went from ` +
+      `${sq(held.answered.from)} to ${sq(held.answered.to)}: it may have landed unseen and been ` +
+      `taken there. If ${what} took it, say so (correct the record); if not, set it down`;
+    return { kind: 'ambiguous', side, message, candidates };
+  }
   const where = held.lost
     ? `frames from the board were lost while ${what} was off the board: if it took on ${took}`
     : `${what} has been off the board a while: if it stands on ${points}, whose sensor is dead` +
       `${took.length > 0 ? `, or took on ${took}` : ''}`;
   return {
     kind: 'ambiguous',
-    side: context.game.position.turn,
+    side,
     message: `${where}, press the clock or say which (correct the record); if not, set it down`,
-    candidates: [...captures.map((l) => l.map(makeIccs)), ...moves.map((m) => [makeIccs(m)])],
+    candidates,
   };
 }
 

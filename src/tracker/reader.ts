@@ -114,6 +114,8 @@ export interface ReaderInput {
   readonly revisable: boolean;
   /** When the last move's piece landed: a piece that left before then is no reply to it. */
   readonly landedAt?: number;
+  /** When the last move's piece left (the soonest): lost frames since may have hidden its landing. */
+  readonly leftAt?: number;
   readonly takebacks: boolean;
   /** Lines kept from earlier judgements while an ambiguity lasts. */
   readonly pending: readonly (readonly Move[])[];
@@ -203,8 +205,11 @@ export type Verdict =
        * whose sensor is known dead (these moves): nothing will show it but the opponent's reply or
        * the mover's clock, and at the end of a game nobody replies. `lost`: no such point; frames
        * were lost since the piece left, so a capture of the candidates may have been made unseen.
+       * `answered`: with `lost`, the frames were lost while the last move's piece was on its way,
+       * so it may have landed unseen and been taken already, by the piece whose landing was read
+       * as its own.
        */
-      held?: { readonly moves: Move[]; readonly lost?: true };
+      held?: { readonly moves: Move[]; readonly lost?: true; readonly answered?: Move };
       keep: Move[][];
       recheckAt?: number | undefined;
     }
@@ -623,6 +628,10 @@ function withMaskedLandings(
  * the hand. Only the opponent's reply or the mover's clock would tell, and at the end of a game
  * nobody replies: said. (Not without lost frames: a capture swapped within a scan waits for the
  * reply as the spec's model has it, and a piece held in thought is common.)
+ *
+ * So too when frames were lost after the last move's piece left and before its landing was seen,
+ * and the held piece can take it: it may have landed in the gap and been taken off there, and the
+ * landing seen was this piece's, taking it (`answered`).
  */
 function withLostLandings(
   input: ReaderInput,
@@ -634,7 +643,22 @@ function withLostLandings(
   if (lostUntil === Number.NEGATIVE_INFINITY || verdict.held !== undefined || verdict.ambiguous)
     return verdict;
   const from = moverHolds(input, verdict);
-  if (from === undefined || verdict.candidates.length === 0) return verdict;
+  if (from === undefined) return verdict;
+  const last = input.previous?.move;
+  if (
+    last !== undefined &&
+    (input.leftAt ?? Number.POSITIVE_INFINITY) < lostUntil &&
+    lostUntil < (input.landedAt ?? Number.NEGATIVE_INFINITY)
+  ) {
+    // (It left before that landing was seen: no reply the explanations have, so no candidate yet.)
+    const taking = input.base.legalMovesFrom((sq) => sq === from).find((m) => m.to === last.to);
+    if (taking !== undefined) {
+      const at = Math.max(lostUntil, lastChange(ctx)) + LOST_HELD_MS;
+      const held = heldAt(verdict, ctx.now, at, { moves: [], lost: true, answered: last });
+      return held.held ? { ...held, candidates: [[taking]] } : held;
+    }
+  }
+  if (verdict.candidates.length === 0) return verdict;
   if (!verdict.candidates.every((l) => l.length === 1 && l[0]!.from === from)) return verdict;
   if (lostUntil <= departure(from, ctx)) return verdict;
   const at = Math.max(lostUntil, lastChange(ctx)) + LOST_HELD_MS;

@@ -331,6 +331,22 @@ describe('lost frames: a piece seen leaving only after a gap may have left as th
     expect(said && said.type === 'alert' ? said.alert.candidates : undefined).toEqual([['f1f8']]);
   });
 
+  it("master 98: the game's last move, taking a piece whose landing lost frames hid, is said", () => {
+    // Red's horse c4 → e5 (its victim taken off first) lands in a gap, and Black's cannon b5 takes
+    // it there in the same gap. The frames after show e5 empty, b5 lifted, then e5 filled: read as
+    // the horse landing then, b5 knocked by its hand, and Black holding b5. Nobody replies.
+    const judged = judgeGame(
+      masterGame(98),
+      played('occupancy', 1072775810, false, false, { lostFrames: 0.02 }),
+    );
+    expect(judged.classification.kind).toBe('alerted');
+    const said = judged.emitted.findLast((e) => e.type === 'alert' && e.alert.kind === 'ambiguous');
+    expect(said?.type === 'alert' && said.alert.candidates).toEqual([['b5e5']]);
+    expect(said?.type === 'alert' && said.alert.message).toMatch(
+      /^frames from the board were lost while the red horse went from c4 to e5: .* If the black cannon from b5 took it, say so/,
+    );
+  });
+
   it("random 1/186: the mover's clock pressed as a lost frame hid its piece set back on its point", () => {
     // Red's chariot slides h9 → h6 and bounces there: the last frame before a gap reads h6 empty,
     // and Red presses its clock. The press says the piece is down, but no frame since shows where:
