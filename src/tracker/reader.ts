@@ -287,9 +287,9 @@ interface Ctx {
   /** Squares lifted since the confirmed position that read occupied again. */
   readonly refilled: Square[];
   /** The moves of the lines being judged that capture. */
-  readonly captures: WeakSet<Move>;
+  readonly captures: Set<Move>;
   /** Captures of those lines that nothing shows: from a masked point, their landing hidden. */
-  readonly sightless: WeakSet<Move>;
+  readonly sightless: Set<Move>;
   /** When each lifted square's piece first left (the order pieces left in). */
   readonly first: ReadonlyMap<Square, number>;
   /** Slide trails: points passed over in a row from where a piece left (see `slideTrails`). */
@@ -315,7 +315,7 @@ interface Trail {
 const matches = (code: number, o: number): boolean => (o === 3 ? code !== 0 : code === o);
 
 /** An empty set of moves, never added to. */
-const NO_MOVES: WeakSet<Move> = new WeakSet();
+const NO_MOVES: Set<Move> = new Set();
 
 export function judge(input: ReaderInput): Verdict {
   const timing = input.timing ?? DEFAULT_READER_TIMING;
@@ -330,9 +330,9 @@ export function judge(input: ReaderInput): Verdict {
     timing,
     sensing: input.sensing,
     refilled: [...input.evidence.lifted.keys()].filter((sq) => obs[sq] !== 0 && !input.mask.has(sq)),
-    captures: new WeakSet(),
+    captures: new Set(),
     // (Only a masked point's moves are added: none without one, and no set made per judgement.)
-    sightless: input.mask.size > 0 ? new WeakSet() : NO_MOVES,
+    sightless: input.mask.size > 0 ? new Set() : NO_MOVES,
     first: input.evidence.firstLifted ?? input.evidence.lifted,
     trails: slideTrails(input, obs),
     lastLanded: input.landedAt ?? Number.NEGATIVE_INFINITY,
@@ -1077,18 +1077,24 @@ function phantomSquares(input: ReaderInput, nearFits: readonly Explanation[], ct
   for (const e of nearFits) {
     const bad = e.bad!;
     if (e.revision || ctx.obs[bad] === 0) continue;
-    // (Or one piece more than a capture of the line leaves, that point first reading it as the
-    // capture was seen land, after its piece was seen leave: no hand sets two pieces down at once,
-    // far apart, and a sensor dying may. A board first read, mid-game, shows no landing.)
+    // (Or one piece more than the line's captures leave, that point first reading it as a move of
+    // the line was seen land, after its piece was seen leave, or as the side to move pressed its
+    // clock: no hand sets two pieces down at once, far apart, nor one as it presses the clock, and
+    // a sensor dying may. A board first read, mid-game, shows no landing.)
     if (shown <= pieces) {
       const took = e.line.filter((m) => ctx.captures.has(m));
-      const coincident = took.some((m) => {
-        const landed = changedAt[m.to] ?? Number.NEGATIVE_INFINITY;
-        const left = departure(m.from, ctx);
-        return (
-          Number.isFinite(left) && landed > left && Math.abs((changedAt[bad] ?? 0) - landed) <= COINCIDENT_MS
-        );
-      });
+      const pressed = ctx.evidence.pressedAt ?? Number.NEGATIVE_INFINITY;
+      const coincident =
+        (e.line.length > 0 && Math.abs((changedAt[bad] ?? 0) - pressed) <= COINCIDENT_MS) ||
+        e.line.some((m) => {
+          const landed = changedAt[m.to] ?? Number.NEGATIVE_INFINITY;
+          const left = departure(m.from, ctx);
+          return (
+            Number.isFinite(left) &&
+            landed > left &&
+            Math.abs((changedAt[bad] ?? 0) - landed) <= COINCIDENT_MS
+          );
+        });
       if (!coincident || shown <= pieces - took.length) continue;
     }
     const pos = input.base.clone();

@@ -4,21 +4,24 @@
  * alert in time, or wrong without one (silent). `npm run real-play` gives the whole table.
  */
 import { describe, expect, it } from 'vitest';
-import { parseSquare } from '../../src/rules/index.js';
+import { makeIccs, parseSquare } from '../../src/rules/index.js';
 import type { Sensing } from '../../src/sensors/snapshot.js';
-import type { PhysicalOptions } from '../../src/simulation/physical-play.js';
+import { type PhysicalOptions, physicalPlay } from '../../src/simulation/physical-play.js';
 import {
   CONDITIONS,
   type Condition,
+  choiceActions,
   formatTable,
   type GameSpec,
   type JudgedGame,
   judgeGame,
   judgeRow,
+  REACTION_MS,
   type RowResult,
   randomGames,
   sample,
 } from '../../src/simulation/real-play-judge.js';
+import { runSensorEvents } from '../../src/tracker/run.js';
 import { liuDahuaGames, positionOf } from './physical-support.js';
 
 /** Games per condition, set and sensing kind (the file stays under a minute on one core). */
@@ -335,15 +338,23 @@ describe('lost frames: a piece seen leaving only after a gap may have left as th
     // Red's horse c4 → e5 (its victim taken off first) lands in a gap, and Black's cannon b5 takes
     // it there in the same gap. The frames after show e5 empty, b5 lifted, then e5 filled: read as
     // the horse landing then, b5 knocked by its hand, and Black holding b5. Nobody replies.
-    const judged = judgeGame(
-      masterGame(98),
-      played('occupancy', 1072775810, false, false, { lostFrames: 0.02 }),
-    );
+    const game = masterGame(98);
+    const options = played('occupancy', 1072775810, false, false, { lostFrames: 0.02 });
+    const judged = judgeGame(game, options);
     expect(judged.classification.kind).toBe('alerted');
     const said = judged.emitted.findLast((e) => e.type === 'alert' && e.alert.kind === 'ambiguous');
     expect(said?.type === 'alert' && said.alert.candidates).toEqual([['b5e5']]);
     expect(said?.type === 'alert' && said.alert.message).toMatch(
       /^frames from the board were lost while the red horse went from c4 to e5: .* If the black cannon from b5 took it, say so/,
+    );
+    // Said so (the record corrected from ply 80), the game is recorded as played.
+    const play = physicalPlay(game.start, game.moves, options);
+    const corrected = runSensorEvents(game.start, play.events, {
+      sensing: 'occupancy',
+      actions: choiceActions([{ t: said!.t + REACTION_MS, ply: 80, line: ['b5e5'] }]),
+    });
+    expect(corrected.ok && corrected.value.game.moves.map((m) => makeIccs(m.move))).toEqual(
+      game.moves.map(makeIccs),
     );
   });
 
@@ -401,6 +412,29 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     'master %i: a sensor on %s dying to read %s as a move lands is named in time',
     (n, square, reads, seed, buttons) => {
       const judged = judgeGame(masterGame(n), dead(square, reads, 10, seed, buttons));
+      expect(judged.classification.kind).toBe('exact');
+      expect(faults(judged)[0]).toBe(square);
+    },
+  );
+
+  // A point that starts reading a piece as a capture is swapped within one scan, as another piece
+  // lands (the reply) or as the mover presses its clock, reads as the capturer set down there, far
+  // off its lines. One hand sets no two pieces down at once, far apart, nor one as it presses the
+  // clock: it is a phantom, named at once. (The rule held only for a capture of the line landing.)
+  // Read as the held piece set down off its lines, the phantom was named only after the game had
+  // moved on, and a move was missed.
+  it.each([
+    [804, 'h4', 'as the reply lands', 855591156, false, false],
+    [211, 'b4', 'as the clock is pressed', 854992819, true, true],
+    [949, 'a1', 'as the clock is pressed', 855737461, false, true],
+    [279, 'h1', 'as the clock is pressed', 855061431, false, true],
+  ] as const)(
+    'master %i: a phantom on %s %s is no piece set down off its lines',
+    (n, square, _when, seed, fromEmpty, buttons) => {
+      const options = played('occupancy', seed, fromEmpty, buttons, {
+        dead: { square: parseSquare(square)!, reads: 'occupied', fromPly: 10 },
+      });
+      const judged = judgeGame(masterGame(n), options);
       expect(judged.classification.kind).toBe('exact');
       expect(faults(judged)[0]).toBe(square);
     },
