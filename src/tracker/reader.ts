@@ -348,6 +348,8 @@ export function judge(input: ReaderInput): Verdict {
   const held = input.held?.[0];
   if (held !== undefined && obs[held.to] === 0 && !input.mask.has(held.to))
     return { kind: 'commit', moves: [...input.held!], revision: false, ready: true };
+  const vanished = vanishedAsLanded(input, ctx);
+  if (vanished !== undefined) return { kind: 'suspect', square: vanished, reads: 'empty' };
 
   const found: Explanation[] = [];
   const roots = [[], ...input.pending.slice(0, MAX_LINES)].map((l) => {
@@ -997,6 +999,29 @@ function phantomNotPlaced(input: ReaderInput, ctx: Ctx, illegal: Displacement): 
   return v.kind === 'commit' && !v.revision && v.moves.length > 0
     ? { kind: 'suspect', square: sq, reads: 'occupied' }
     : undefined;
+}
+
+/**
+ * A point of the confirmed position that first read empty within COINCIDENT_MS of the confirmed
+ * move's landing, far from it: no hand takes a piece up as another sets one down far away (a reply
+ * is lifted 50 ms after the landing at the soonest, rule 10; a hand knocks only next to it), and a
+ * sensor dying may. (Not when frames were lost since just before the landing: the gap tells no
+ * order. Nor after a capture, whose landing time is a bound only.)
+ */
+function vanishedAsLanded(input: ReaderInput, ctx: Ctx): Square | undefined {
+  const last = input.previous?.move;
+  if (input.probing || last === undefined || ctx.lastCaptured || !Number.isFinite(ctx.lastLanded))
+    return undefined;
+  if ((ctx.evidence.lostUntil ?? Number.NEGATIVE_INFINITY) >= ctx.lastLanded - COINCIDENT_MS)
+    return undefined;
+  let found: Square | undefined;
+  for (const [sq, left] of ctx.first) {
+    if (Math.abs(left - ctx.lastLanded) > COINCIDENT_MS || ctx.obs[sq] !== 0 || ctx.mask.has(sq)) continue;
+    if (input.base.colorAt(sq) === 0 || near(sq, last.to) || near(sq, last.from) || sq === last.to) continue;
+    if (found !== undefined) return undefined;
+    found = sq;
+  }
+  return found;
 }
 
 /** Longer than a nudge holds a piece off the point it was just set down on (rule 16: 100–400 ms). */

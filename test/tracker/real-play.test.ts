@@ -440,6 +440,24 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     },
   );
 
+  // The dual: a point that starts reading empty under a piece within 20 ms of the last move's
+  // landing, far from it. No hand takes a piece up as another sets one down far away (a reply is
+  // lifted 50 ms after the landing at the soonest, and a hand knocks only next to it): it is a
+  // sensor, named at once. Read as that piece taken up (a general, out of turn or set down where it
+  // may not go), the next move was read late or not at all.
+  it.each([
+    [350, 'e9', 855133070],
+    [412, 'e0', 855195628],
+    [504, 'e0', 855288456],
+  ] as const)(
+    'master %i: a sensor on %s dying empty as the last move lands is named at once',
+    (n, square, seed) => {
+      const judged = judgeGame(masterGame(n), dead(square, 'empty', 10, seed, false));
+      expect(judged.classification.kind).toBe('exact');
+      expect(faults(judged)[0]).toBe(square);
+    },
+  );
+
   it("master 591: a dead point under the mover's piece at the start keeps no evidence of the setup", () => {
     // g0 reads empty under Red's elephant from the start; the board set up from empty. The pieces
     // set up stayed in the evidence as lifted and put back, and Red's cannon lifted from b2 was read
