@@ -1280,7 +1280,6 @@ function heldAlert(
     : `the piece from ${sq(from)}`;
   const points = moves.map((m) => sq(m.to)).join(' or ');
   const took = captures.map((l) => sq(l[0]!.to)).join(' or ');
-  // (Lost frames: only captures whose victim's removal the gap may have hidden.)
   const side = context.game.position.turn;
   const candidates = [...captures.map((l) => l.map(makeIccs)), ...moves.map((m) => [makeIccs(m)])];
   // (The last move's landing perhaps lost with the frames: the piece seen landing was this one,
@@ -1293,6 +1292,7 @@ function heldAlert(
       `taken there. If ${what} took it, say so (correct the record); if not, set it down`;
     return { kind: 'ambiguous', side, message, candidates };
   }
+  // (Lost frames: only captures whose victim's removal the gap may have hidden.)
   const where = held.lost
     ? `frames from the board were lost while ${what} was off the board: if it took on ${took}`
     : `${what} has been off the board a while: if it stands on ${points}, whose sensor is dead` +

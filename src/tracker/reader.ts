@@ -646,6 +646,7 @@ function withLostLandings(
     return verdict;
   const from = moverHolds(input, verdict);
   if (from === undefined) return verdict;
+  const at = Math.max(lostUntil, lastChange(ctx)) + LOST_HELD_MS;
   const last = input.previous?.move;
   if (
     last !== undefined &&
@@ -655,7 +656,6 @@ function withLostLandings(
     // (It left before that landing was seen: no reply the explanations have, so no candidate yet.)
     const taking = input.base.legalMovesFrom((sq) => sq === from).find((m) => m.to === last.to);
     if (taking !== undefined) {
-      const at = Math.max(lostUntil, lastChange(ctx)) + LOST_HELD_MS;
       const held = heldAt(verdict, ctx.now, at, { moves: [], lost: true, answered: last });
       return held.held ? { ...held, candidates: [[taking]] } : held;
     }
@@ -663,7 +663,6 @@ function withLostLandings(
   if (verdict.candidates.length === 0) return verdict;
   if (!verdict.candidates.every((l) => l.length === 1 && l[0]!.from === from)) return verdict;
   if (lostUntil <= departure(from, ctx)) return verdict;
-  const at = Math.max(lostUntil, lastChange(ctx)) + LOST_HELD_MS;
   return heldAt(verdict, ctx.now, at, { moves: [], lost: true });
 }
 
@@ -1017,7 +1016,7 @@ function vanishedAsLanded(input: ReaderInput, ctx: Ctx): Square | undefined {
   let found: Square | undefined;
   for (const [sq, left] of ctx.first) {
     if (Math.abs(left - ctx.lastLanded) > COINCIDENT_MS || ctx.obs[sq] !== 0 || ctx.mask.has(sq)) continue;
-    if (input.base.colorAt(sq) === 0 || near(sq, last.to) || near(sq, last.from) || sq === last.to) continue;
+    if (input.base.colorAt(sq) === 0 || near(sq, last.to) || near(sq, last.from)) continue;
     if (found !== undefined) return undefined;
     found = sq;
   }
@@ -1108,17 +1107,14 @@ function phantomSquares(input: ReaderInput, nearFits: readonly Explanation[], ct
     // a sensor dying may. A board first read, mid-game, shows no landing.)
     if (shown <= pieces) {
       const took = e.line.filter((m) => ctx.captures.has(m));
+      const began = changedAt[bad] ?? 0;
       const pressed = ctx.evidence.pressedAt ?? Number.NEGATIVE_INFINITY;
       const coincident =
-        (e.line.length > 0 && Math.abs((changedAt[bad] ?? 0) - pressed) <= COINCIDENT_MS) ||
+        (e.line.length > 0 && Math.abs(began - pressed) <= COINCIDENT_MS) ||
         e.line.some((m) => {
           const landed = changedAt[m.to] ?? Number.NEGATIVE_INFINITY;
           const left = departure(m.from, ctx);
-          return (
-            Number.isFinite(left) &&
-            landed > left &&
-            Math.abs((changedAt[bad] ?? 0) - landed) <= COINCIDENT_MS
-          );
+          return Number.isFinite(left) && landed > left && Math.abs(began - landed) <= COINCIDENT_MS;
         });
       if (!coincident || shown <= pieces - took.length) continue;
     }
