@@ -14,7 +14,7 @@ import { makeSquareName, Position } from '../src/rules/index.js';
 import { classify } from '../src/simulation/classify.js';
 import { physicalPlay } from '../src/simulation/physical-play.js';
 import { choiceActions, type Failure, randomGames } from '../src/simulation/real-play-judge.js';
-import { runSensorEvents } from '../src/tracker/run.js';
+import { asPublished, runSensorEvents } from '../src/tracker/run.js';
 
 const USAGE =
   'usage: real-play-show FAILURES.json [INDEX] [--before MS] [--after MS] [--at T] [--boards] [--list]';
@@ -99,9 +99,11 @@ const run = runSensorEvents(g.start, play.events, {
   actions: choiceActions(f.choices ?? []),
 });
 if (!run.ok) throw new Error(run.error.message);
+// (As the real-play table judges it: each event when it was published.)
+const published = asPublished(run.value);
 const c = classify({
   truth: play.truth,
-  emitted: run.value.emitted,
+  emitted: published,
   end: play.events.at(-1)?.t ?? 0,
   ...(play.dead
     ? { dead: { iccs: play.dead.iccs, fromT: play.dead.fromT, firstUsePly: play.dead.firstUsePly } }
@@ -163,11 +165,14 @@ for (const e of play.truth)
       order: 2,
       text: `TRUTH ${e.kind} ply ${e.ply}${e.kind === 'move' ? ` ${e.iccs}${e.seen !== undefined ? ` (seen ${e.seen})` : ''}` : ''}`,
     });
-for (const e of run.value.emitted) {
+for (const [i, e] of published.entries()) {
   if (e.t < from || e.t > to) continue;
+  // (A move published later than its stamp: read in a world of a doubt, stamped when it began.)
+  const stamped = run.value.emitted[i]!.t;
+  const at = stamped !== e.t ? ` (stamped ${stamped})` : '';
   let text: string;
-  if (e.type === 'move') text = `READER move ply ${e.ply} ${e.iccs}`;
-  else if (e.type === 'retract') text = `READER retract ply ${e.ply}`;
+  if (e.type === 'move') text = `READER move ply ${e.ply} ${e.iccs}${at}`;
+  else if (e.type === 'retract') text = `READER retract ply ${e.ply}${at}`;
   else if (e.type === 'alert') text = `READER alert ${e.alert.kind}: ${e.alert.message}`;
   else if (e.type === 'alertCleared') text = `READER alert ended ${e.kind}`;
   else if (e.type === 'state') text = `reader state ${e.state} ${JSON.stringify(e.detail)}`;

@@ -6,7 +6,7 @@
 import { type Move, makeSquareName, Position, parseIccs, parseSquare, type Square } from '../rules/index.js';
 import type { Sensing } from '../sensors/snapshot.js';
 import type { TrackerEmitted } from '../tracker/machine.js';
-import { type RunOptions, runSensorEvents } from '../tracker/run.js';
+import { asPublished, type RunOptions, runSensorEvents } from '../tracker/run.js';
 import { applyToRecord, type Classification, classify, type Episode, type GameClass } from './classify.js';
 import { type PhysicalOptions, physicalPlay } from './physical-play.js';
 import { rng } from './random.js';
@@ -180,7 +180,7 @@ export interface RowResult {
 export interface JudgedGame {
   readonly classification: Classification;
   readonly started: boolean;
-  /** What the reader said, in order. */
+  /** What the reader said, in order, each timed when it was published. */
   readonly emitted: readonly TrackerEmitted[];
   /** What was played: the options given, with the players' answers when they answered. */
   readonly options: PhysicalOptions;
@@ -333,7 +333,8 @@ function readBack(game: GameSpec, options: PhysicalOptions, choices: readonly Ch
     actions: choiceActions(choices),
   });
   if (!run.ok) throw new Error(`${game.label}: ${run.error.message}`);
-  const emitted = run.value.emitted;
+  // (Judged as published: a move read in a world of a doubt counts from when the record had it.)
+  const emitted = asPublished(run.value);
   const classification = classify({
     truth: play.truth,
     emitted,

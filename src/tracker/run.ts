@@ -24,6 +24,12 @@ export interface RunOptions {
 export interface RunResult {
   readonly game: Game;
   readonly emitted: TrackerEmitted[];
+  /**
+   * When each emitted event reached the listeners (the clock then). Mostly its own `t`; a move
+   * read while several sensors could be the dead one is stamped when that doubt began and
+   * published only once play told which: what a viewer saw, and when, is this.
+   */
+  readonly publishedAt: number[];
 }
 
 export function runSensorEvents(
@@ -43,8 +49,10 @@ export function runSensorEvents(
   const clock = new ManualClock(0);
   const tracker = new Tracker(game, trackerOptions, clock);
   const emitted: TrackerEmitted[] = [];
+  const publishedAt: number[] = [];
   tracker.subscribe((e) => {
     emitted.push(e);
+    publishedAt.push(clock.now());
     options.onEvent?.(e, tracker);
   });
   tracker.start();
@@ -69,5 +77,13 @@ export function runSensorEvents(
     Math.max(trackerOptions.outOfSyncMs, trackerOptions.settleMs, trackerOptions.foulAfterMs) + 1000,
   );
   tracker.stop();
-  return ok({ game, emitted });
+  return ok({ game, emitted, publishedAt });
+}
+
+/** The events as the listeners had them: each timed when it was published (see `publishedAt`). */
+export function asPublished(run: RunResult): TrackerEmitted[] {
+  return run.emitted.map((e, i) => {
+    const t = run.publishedAt[i]!;
+    return t === e.t ? e : { ...e, t };
+  });
 }
