@@ -1256,7 +1256,7 @@ function doubtAlert(context: Context, moves: readonly Move[], rivals: readonly (
   const instead =
     rivals.length > 0
       ? `it may have been ${rivals.map(line).join(' or ')}`
-      : 'its capture was never seen land';
+      : 'its piece was never seen landing';
   return {
     kind: 'ambiguous',
     side: context.game.position.turn,

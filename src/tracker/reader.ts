@@ -397,16 +397,19 @@ export function judge(input: ReaderInput): Verdict {
   // line sets it, and taken off again: that piece is down somewhere, not in the hand (a nudge lifts
   // it after the press, not before; a piece taken off after it is the opponent's doing). Once a
   // frame since shows the board (a lost one may have hidden it set down there again), a slide's
-  // piece gone past its trail landed where no sensor read it.
+  // piece gone past its trail landed where no sensor read it. So too for a line that takes the
+  // piece on from that point in its next turn: it went before the reply's piece left, not after.
   const pressedAt = input.evidence.pressedAt;
   if (pressedAt !== undefined) {
     const offWhenPressed = (e: Explanation): boolean => {
       const m = e.line[0];
-      if (e.revision || m === undefined || input.base.colorAt(m.to) !== 0 || !e.hand.includes(m.to))
-        return false;
-      if (e.line.slice(1).some((n) => n.from === m.to)) return false;
+      if (e.revision || m === undefined || input.base.colorAt(m.to) !== 0) return false;
+      const reply = e.line[1];
+      const goesOn = reply !== undefined && e.line.slice(2).some((n) => n.from === m.to);
+      if (!goesOn && !e.hand.includes(m.to)) return false;
       const spell = ctx.evidence.history?.spells(m.to).at(-1);
-      return spell !== undefined && spell.from >= departure(m.from, ctx) && spell.to < pressedAt;
+      if (spell === undefined || spell.from < departure(m.from, ctx) || spell.to >= pressedAt) return false;
+      return !goesOn || spell.to < departure(reply.from, ctx);
     };
     const kept = fits.filter((e) => !offWhenPressed(e));
     if (kept.length < fits.length && button === input.base.turn) {
@@ -588,7 +591,7 @@ export function judge(input: ReaderInput): Verdict {
 
   const illegal = findIllegal(roots, ctx) ?? displaced(input, nearFits, ctx);
   if (illegal) {
-    const phantom = phantomNotPlaced(input, ctx, illegal);
+    const phantom = phantomNotPlaced(input, ctx, illegal) ?? stuckReplyOrigin(input, ctx, illegal);
     if (phantom) return phantom;
     const verdict: Verdict = { kind: 'illegal', displacement: illegal };
     return readAgain(input, ctx, verdict) ?? verdict;
@@ -998,6 +1001,48 @@ function phantomNotPlaced(input: ReaderInput, ctx: Ctx, illegal: Displacement): 
   return v.kind === 'commit' && !v.revision && v.moves.length > 0
     ? { kind: 'suspect', square: sq, reads: 'occupied' }
     : undefined;
+}
+
+/**
+ * A piece of the mover's read as set down where it may not go, far off its lines (no slip of the
+ * hand), on a point an opponent's piece could have gone to once the mover's move was made (a
+ * capture swapped within a scan, nobody saw made): that piece's point, still reading it, may be a
+ * stuck sensor, if masked the board reads as the two moves; or the point set down on may be a
+ * sensor that started reading a piece: a doubt over those worlds, which play tells apart. (Not for
+ * a piece of the opponent's out of turn: a move made out of turn reads just so. Nor when any piece
+ * off its point is near it, or on its file or rank: a slip of the hand.)
+ */
+function stuckReplyOrigin(input: ReaderInput, ctx: Ctx, illegal: Displacement): Verdict | undefined {
+  if (input.probing || illegal.after.length > 0 || ctx.obs[illegal.from] !== 0) return undefined;
+  const { from: off, to: at } = illegal;
+  const base = input.base;
+  if (base.colorAt(off) !== base.turnCode) return undefined;
+  // (Nor when any piece off its point, of either side, could have slipped there: after a capture
+  // nobody saw made, the opponent's hand is the mover's.)
+  const slip = (sq: Square): boolean =>
+    apart(sq, at) <= 3 || squareFile(sq) === squareFile(at) || squareRank(sq) === squareRank(at);
+  for (let sq = 0; sq < 90; sq++)
+    if (base.colorAt(sq) !== 0 && ctx.obs[sq] === 0 && !ctx.mask.has(sq) && slip(sq)) return undefined;
+  const worlds: DeadWorld[] = [];
+  for (let from = 0; from < 90; from++) {
+    if (base.colorAt(from) !== 3 - base.turnCode || ctx.obs[from] === 0 || ctx.mask.has(from)) continue;
+    if (ctx.now < maskableAt(from, ctx)) continue;
+    const v = probe(input, ctx, from);
+    if (v.kind !== 'commit' || v.revision || !v.moves.some((m) => m.from === from && m.to === at)) continue;
+    // (The reply set down no sooner than two carries and a reply's wait after the mover's piece left.)
+    const first = v.moves[0]!;
+    if (
+      (ctx.evidence.changedAt[at] ?? 0) <
+      departure(first.from, ctx) + 2 * MIN_CARRY_MS + REPLY_AFTER_LANDING_MS
+    )
+      continue;
+    worlds.push({ square: from, reads: 'occupied', moves: v.moves });
+  }
+  if (worlds.length === 0) return undefined;
+  // (Said once the board is still: a piece in flight is no placement.)
+  if (!input.settled) return waitVerdict(input, input.settleAt);
+  // (Or the new reading is the fault, a sensor that started reading a piece: that world is one.)
+  return { kind: 'doubt', worlds: [...worlds, { square: at, reads: 'occupied', moves: [] }] };
 }
 
 /**

@@ -247,6 +247,7 @@ export class Tracker {
     } else if (e.type === 'state') world.idle = e.state === 'awaiting_move';
     else if (e.type === 'alert' && e.alert.kind === 'illegal_move') {
       world.illegalAt = e.t;
+      this.later(() => this.resolve(), 1);
       this.later(() => this.resolve(), ILLEGAL_BREAKS_MS);
     } else if (e.type === 'alertCleared' && e.kind === 'illegal_move') world.illegalAt = undefined;
     // (Decided outside the world's own event: its machine is mid-step.)
@@ -468,8 +469,12 @@ export class Tracker {
     const doubt = this.doubt;
     if (!doubt) return;
     const now = this.clock.now();
+    // An illegal move breaks a world's story once it has stood as long as players leave one; at
+    // once while another world reads the same board as play, at rest: the frames are a legal move
+    // there, and the story that needs the players to have erred is the weaker one.
+    const sound = doubt.worlds.some((w) => !w.broken && w.idle && w.illegalAt === undefined);
     for (const w of doubt.worlds)
-      if (w.illegalAt !== undefined && now - w.illegalAt >= ILLEGAL_BREAKS_MS) w.broken = true;
+      if (w.illegalAt !== undefined && (sound || now - w.illegalAt >= ILLEGAL_BREAKS_MS)) w.broken = true;
     const open = doubt.worlds.filter((w) => !w.broken);
     const expired = now - doubt.fork.t >= DOUBT_MAX_MS;
     if (open.length > 1 && !expired && !converged(open)) return;

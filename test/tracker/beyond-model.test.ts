@@ -241,7 +241,9 @@ describe('which of several sensors is dead', () => {
     // says so, reads on in each world, and records the one play leaves, naming its square.
     const judged = replayRow('dead_used', 'occupancy', 1, 16);
     expect(deadDoubts(judged)[0]).toEqual([['e2c4'], ['c3c4'], ['b4c4'], []]);
-    expect(judged.classification.kind).toBe('exact');
+    // (Alerted: the moves are published once play has told the worlds apart, the doubt said meanwhile.)
+    expect(judged.classification.kind).toBe('alerted');
+    expect(judged.classification.reader).toEqual(judged.classification.game);
     expect(judged.classification.deadNamed).toBe(true);
   });
 
@@ -251,7 +253,9 @@ describe('which of several sensors is dead', () => {
     // its point that it cannot take: the doubt is asked before Red's reply lands.
     const judged = replayRow('dead_used', 'occupancy', 1, 18);
     expect(deadDoubts(judged)[0]).toEqual([['g9e7'], ['g9i7']]);
-    expect(judged.classification.kind).toBe('exact');
+    // (Alerted: the moves are published once play has told the worlds apart, the doubt said meanwhile.)
+    expect(judged.classification.kind).toBe('alerted');
+    expect(judged.classification.reader).toEqual(judged.classification.game);
     expect(judged.classification.deadNamed).toBe(true);
   });
 
@@ -284,12 +288,13 @@ describe('the world left of a doubt', () => {
     b.place('e4', 0, 'x').wait(400);
     const doubt = b.of('alert').find((a) => a.alert.kind === 'ambiguous');
     expect(doubt?.alert.candidates).toEqual([['e3e4'], []]);
+    // Black replies: a move where e3 is dead, one out of turn where e4 reads a stray: e3 is the
+    // dead point.
     b.move('h9', 'g7').wait(400);
-    expect(b.moves()).toEqual([]);
-    // The piece on e4 moves on: no stray, so e3 is the dead point.
-    b.lift('e4').place('e5', 300).wait(400);
     // The second write is refused twice: nothing after it is recorded before it.
     expect(written).toEqual(['e3e4']);
+    expect(b.moves()).toEqual(['e3e4']);
+    b.lift('e4').place('e5', 300).wait(400);
     b.wait(1200);
     expect(written).toEqual(['e3e4', 'h9g7', 'e4e5']);
     expect(b.moves()).toEqual(['e3e4', 'h9g7', 'e4e5']);
@@ -372,10 +377,12 @@ describe('a dead sensor the game uses', () => {
     expect(asked.length).toBeGreaterThan(0);
     expect(answered.options.real?.answers?.length).toBeGreaterThan(0);
     expect(answered.classification.deadNamed).toBe(true);
-    expect(answered.classification.kind).toBe('exact');
+    // (Alerted: the record waits for the players' answer, the doubt said meanwhile.)
+    expect(answered.classification.kind).toBe('alerted');
+    expect(answered.classification.reader).toEqual(answered.classification.game);
   });
 
-  it('is named, and the game read exactly, once the players say which candidate they played', () => {
+  it('is named, and the game read right, once the players say which candidate they played', () => {
     // Random game 13 of seed 1, occupancy: neither later play nor lifting the pieces the alert
     // names tells the points apart here. The players know where they set the piece down: they
     // choose that candidate 1.5 s after the alert (game/resolve), and it is recorded.
@@ -397,7 +404,9 @@ describe('a dead sensor the game uses', () => {
     expect(named?.t).toBeGreaterThanOrEqual(choice.t);
     expect(named!.t - choice.t).toBeLessThan(3000);
     expect(chosen.classification.deadNamed).toBe(true);
-    expect(chosen.classification.kind).toBe('exact');
+    // (Alerted: the record waits for the players' answer, the doubt said meanwhile.)
+    expect(chosen.classification.kind).toBe('alerted');
+    expect(chosen.classification.reader).toEqual(chosen.classification.game);
   });
 
   it('a choice is refused when no doubt stands, is no candidate, is meant for another doubt, or play has ruled it out', () => {

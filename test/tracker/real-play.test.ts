@@ -241,7 +241,7 @@ describe('late removal, the colour sensor reading the captured piece until it is
       (e) => e.type === 'alert' && e.alert.kind === 'ambiguous' && e.t > 92000 && e.t <= revised.t,
     );
     expect(said.map((e) => e.type === 'alert' && e.alert.message.slice(0, 38))).toEqual([
-      'recorded f3g3, but its capture was nev',
+      'recorded f3g3, but its piece was never',
       'read again: move 55 is f3f4, not f3g3,',
     ]);
   });
@@ -523,6 +523,59 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     // (Named as soon as Red's advisor is seen lifted, 57204; the move read again after it.)
     expect(named!.t).toBeLessThan(57300);
     expect(revised!.t).toBeGreaterThanOrEqual(named!.t);
+  });
+
+  it("master 11: a chariot's slide gone past its trail before its clock was pressed does not go on from there later", () => {
+    // d8 reads empty from the start; Black's chariot slides a8 → d8, seen on b8 and c8, and c8 reads
+    // empty again before Black presses its clock. Red lifts its cannon. Read as a8c8, then Red's
+    // cannon and the chariot from c8 each taking a piece nobody saw taken (c8 emptied 650 ms
+    // before Red's piece left), and out of sync from there.
+    const judged = judgeGame(
+      masterGame(11),
+      played('occupancy', 3712177050, true, true, {
+        dead: { square: parseSquare('d8')!, reads: 'empty', fromPly: 0 },
+      }),
+    );
+    expect(judged.classification.kind).toBe('exact');
+    expect(faults(judged)).toEqual(['d8']);
+    const named = judged.emitted.find((e) => e.type === 'alert' && e.alert.kind === 'sensor_fault');
+    // (Named as Red's cannon is seen lifted, 118005.)
+    expect(named!.t).toBeLessThan(118100);
+    const moved = judged.emitted.find((e) => e.type === 'move' && e.ply === 58);
+    expect(moved?.type === 'move' && moved.iccs).toBe('a8d8');
+  });
+
+  it("master 4: a piece appearing far off the lines of the mover's piece in hand is a reply from a stuck point", () => {
+    // a9 reads occupied from ply 7. Red's soldier g4 takes on g5, swapped within one scan (nobody
+    // sees it made), and Black's chariot a9 → d9 is seen only landing. Read as the soldier set down
+    // on d9, illegal, and the game lost from there. Masked, any of four black pieces' points reads
+    // the board as the capture and a reply to d9: a doubt, which play settles on a9.
+    const judged = judgeGame(masterGame(4), dead('a9', 'occupied', 7, 3712169987, false));
+    // (Alerted: the moves are published once play has told the worlds apart, the doubt said meanwhile.)
+    expect(judged.classification.kind).toBe('alerted');
+    expect(judged.classification.reader).toEqual(judged.classification.game);
+    expect(judged.classification.deadNamed).toBe(true);
+    expect(faults(judged)).toEqual(['a9']);
+    const doubt = judged.emitted.find((e) => e.type === 'alert' && e.alert.sensors !== undefined);
+    expect(doubt?.type === 'alert' && doubt.alert.sensors).toEqual(expect.arrayContaining(['a9']));
+    // (Said as the chariot's landing has settled, 40343: no illegal move.)
+    expect(doubt!.t).toBeLessThan(40600);
+    const illegal = judged.emitted.filter((e) => e.type === 'alert' && e.alert.kind === 'illegal_move');
+    expect(illegal.filter((e) => e.t > 40343 && e.t < 43606)).toEqual([]);
+  });
+
+  it("master 19: a doubt's world that reads the next move as illegal, another reading it as played, is over", () => {
+    // b1 starts reading a piece just as Black presses its clock: either b1 reads a piece that is
+    // not there, or Red's b2 → b1 was made with b2's sensor stuck. Red then plays a0 → b0: illegal
+    // in the second world (Red has moved), a move in the first. The second broke only once its
+    // illegal move had stood 4 s, and the record waited until then.
+    const judged = judgeGame(masterGame(19), dead('b1', 'occupied', 10, 854799091, true));
+    expect(judged.classification.kind).toBe('exact');
+    expect(faults(judged)).toEqual(['b1']);
+    const a0b0 = judged.emitted.find((e) => e.type === 'move' && e.ply === 11);
+    expect(a0b0?.type === 'move' && a0b0.iccs).toBe('a0b0');
+    // (a0b0 set down at 21640; published, as the real-play table judges it, at once.)
+    expect(a0b0!.t).toBeLessThan(21900);
   });
 
   it("master 1074: a horse landing on a point reading empty, Red's reply set down, is no illegal move", () => {
