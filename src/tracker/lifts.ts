@@ -129,6 +129,24 @@ export class Lifts {
   }
 
   /**
+   * When an empty point of the confirmed position first read occupied since then, each change of
+   * its reading after (on, off, on…): what a slide or a bounce did there, however quick.
+   */
+  readingsOf(sq: Square): readonly number[] | undefined {
+    return this.visitTimes.get(sq);
+  }
+
+  /**
+   * The first spell an empty point of the confirmed position read occupied since then, however
+   * short (a sliding piece may pass a point quicker than a bounce): undefined when it never did.
+   */
+  firstSpell(sq: Square): Spell | undefined {
+    const times = this.visitTimes.get(sq);
+    if (times === undefined) return undefined;
+    return { from: times[0]!, to: times[1] ?? Number.POSITIVE_INFINITY };
+  }
+
+  /**
    * The spells an empty point of the confirmed position read occupied since then, flickers
    * (shorter than a bounce window, either way) left out: `[from, to)`, `to` infinite while it
    * still reads occupied. Empty when it never did.

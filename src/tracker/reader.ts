@@ -90,7 +90,12 @@ export interface Evidence {
   /** Empty points seen occupied since the confirmed position: where a sliding piece passed. */
   readonly visited?: ReadonlySet<Square>;
   /** When those points read occupied (./lifts.ts `spells`): a piece set down, then taken off. */
-  readonly history?: { spells(sq: Square): readonly Spell[]; firstVisit(sq: Square): number | undefined };
+  readonly history?: {
+    spells(sq: Square): readonly Spell[];
+    firstSpell(sq: Square): Spell | undefined;
+    readingsOf(sq: Square): readonly number[] | undefined;
+    firstVisit(sq: Square): number | undefined;
+  };
 }
 
 /**
@@ -418,6 +423,15 @@ export function judge(input: ReaderInput): Verdict {
     }
     fits = kept;
   }
+  // A story of two pieces set down at once far apart (a landing of its line, and a point lifted and
+  // set down again that it leaves alone) gives way to a sensor that started reading a piece then:
+  // no hand, nor two hands, sets two pieces down so close together; a sensor dying may.
+  if (
+    fits.length > 0 &&
+    fits.every((e) => setDownTwice(e, ctx)) &&
+    phantomSquares(input, nearFits, ctx).length > 0
+  )
+    fits = [];
   const considered = fits;
   // A capture whose target was seen lifted and filled again beats a piece held in the hand: the
   // fewer such readings left unexplained, the better.
@@ -546,12 +560,17 @@ export function judge(input: ReaderInput): Verdict {
   // Several points that could each be it, every one read so leaving a line: play tells which. But
   // not before the board has repeated itself: a frame lost as a slide went on shows its piece on
   // two points at once, until the next frame.
+  // (A later change seen with no frame lost since shows it as well: nothing was lost.)
+  let arrived: DeadWorld[] = [];
   if (phantoms.length > 1) {
     const since = Math.max(...phantoms.map((w) => ctx.evidence.changedAt[w.square] ?? 0));
-    if (input.now - since < HEARTBEAT_MS) return waitVerdict(input, since + HEARTBEAT_MS);
-    return { kind: 'doubt', worlds: phantoms };
+    const repeated = lastChange(ctx) > since && (ctx.evidence.lostUntil ?? Number.NEGATIVE_INFINITY) < since;
+    if (input.now - since < HEARTBEAT_MS && !repeated) return waitVerdict(input, since + HEARTBEAT_MS);
+    // A point a slide came to, step after step, is where its piece stopped, not a sensor dying.
+    arrived = phantoms.filter((w) => !slidOnto(input, ctx, w.square));
+    if (arrived.length !== 1) return { kind: 'doubt', worlds: phantoms };
   }
-  const phantom = phantoms[0]?.square;
+  const phantom = (arrived[0] ?? phantoms[0])?.square;
   if (phantom !== undefined) {
     // A piece of the side to move that the new one could be, its own point still reading it: that
     // point's sensor may be stuck, and the move made.
@@ -1046,11 +1065,11 @@ function stuckReplyOrigin(input: ReaderInput, ctx: Ctx, illegal: Displacement): 
 }
 
 /**
- * A point of the confirmed position that first read empty within COINCIDENT_MS of the confirmed
- * move's landing, far from it: no hand takes a piece up as another sets one down far away (a reply
- * is lifted 50 ms after the landing at the soonest, rule 10; a hand knocks only next to it), and a
- * sensor dying may. (Not when frames were lost since just before the landing: the gap tells no
- * order. Nor after a capture, whose landing time is a bound only.)
+ * A point of the confirmed position that first read empty from COINCIDENT_MS before the confirmed
+ * move's landing to REPLY_AFTER_LANDING_MS after it, far from it: no hand takes a piece up as another
+ * sets one down far away (a reply is lifted 50 ms after the landing at the soonest, rule 10; a hand
+ * knocks only next to it), and a sensor dying may. (Not when frames were lost since just before the
+ * landing: the gap tells no order. Nor after a capture, whose landing time is a bound only.)
  */
 function vanishedAsLanded(input: ReaderInput, ctx: Ctx): Square | undefined {
   const last = input.previous?.move;
@@ -1060,7 +1079,9 @@ function vanishedAsLanded(input: ReaderInput, ctx: Ctx): Square | undefined {
     return undefined;
   let found: Square | undefined;
   for (const [sq, left] of ctx.first) {
-    if (Math.abs(left - ctx.lastLanded) > COINCIDENT_MS || ctx.obs[sq] !== 0 || ctx.mask.has(sq)) continue;
+    const after = left - ctx.lastLanded;
+    if (after < -COINCIDENT_MS || after >= REPLY_AFTER_LANDING_MS || ctx.obs[sq] !== 0 || ctx.mask.has(sq))
+      continue;
     if (input.base.colorAt(sq) === 0 || near(sq, last.to) || near(sq, last.from)) continue;
     if (found !== undefined) return undefined;
     found = sq;
@@ -1150,9 +1171,11 @@ function phantomSquares(input: ReaderInput, nearFits: readonly Explanation[], ct
     // the line was seen land, after its piece was seen leave, or as the side to move pressed its
     // clock: no hand sets two pieces down at once, far apart, nor one as it presses the clock, and
     // a sensor dying may. A board first read, mid-game, shows no landing.)
-    if (shown <= pieces) {
+    // (Pieces taken in hand after that point first read its piece are pieces too: not that one.)
+    const began = changedAt[bad] ?? 0;
+    const counted = shown + e.hand.filter((h) => departure(h, ctx) > began).length;
+    if (counted <= pieces) {
       const took = e.line.filter((m) => ctx.captures.has(m));
-      const began = changedAt[bad] ?? 0;
       const pressed = ctx.evidence.pressedAt ?? Number.NEGATIVE_INFINITY;
       const coincident =
         (e.line.length > 0 && Math.abs(began - pressed) <= COINCIDENT_MS) ||
@@ -1161,7 +1184,7 @@ function phantomSquares(input: ReaderInput, nearFits: readonly Explanation[], ct
           const left = departure(m.from, ctx);
           return Number.isFinite(left) && landed > left && Math.abs(began - landed) <= COINCIDENT_MS;
         });
-      if (!coincident || shown <= pieces - took.length) continue;
+      if (!coincident || counted <= pieces - took.length) continue;
     }
     const pos = input.base.clone();
     for (const m of e.line) pos.play(m);
@@ -1181,6 +1204,61 @@ function phantomSquares(input: ReaderInput, nearFits: readonly Explanation[], ct
       worlds.push({ square: sq, reads: 'occupied', moves: v.moves });
   }
   return worlds.length > 1 ? worlds : [];
+}
+
+/**
+ * Does the story have a point set down again that its line leaves alone (lifted since the confirmed
+ * position, filled again) within COINCIDENT_MS of a landing of its line far from it (not next to it)?
+ */
+function setDownTwice(e: Explanation, ctx: Ctx): boolean {
+  if (e.unexplained === 0) return false;
+  const { changedAt } = ctx.evidence;
+  for (const r of ctx.refilled) {
+    if (e.line.some((m) => m.from === r || m.to === r)) continue;
+    const back = changedAt[r] ?? Number.NaN;
+    for (const m of e.line)
+      if (apart(m.to, r) > 1 && Math.abs((changedAt[m.to] ?? Number.NaN) - back) <= COINCIDENT_MS)
+        return true;
+  }
+  return false;
+}
+
+/**
+ * Did a piece of the side to move slide onto `sq`: from its point, the points in a straight line up
+ * to `sq` each first read a piece soon after the one before and read none again after (the piece
+ * went on), the last of them as `sq` first read one (a sliding piece stands on two points for a
+ * moment), or two or more such points in a row? A sensor dying reads a piece at any time, not as the
+ * next step of a slide. (A point between may read a piece again now: another point of the doubt.)
+ */
+function slidOnto(input: ReaderInput, ctx: Ctx, sq: Square): boolean {
+  const history = ctx.evidence.history;
+  // (Read since its first reading, but for the bounce of a piece set down.)
+  const times = history?.readingsOf(sq);
+  if (history === undefined || times === undefined || times.length % 2 === 0) return false;
+  const began = times[0]!;
+  if (times[times.length - 1]! - began > MOMENT_MS) return false;
+  const side = input.base.turnCode;
+  for (const from of ctx.evidence.lifted.keys()) {
+    if (input.base.colorAt(from) !== side) continue;
+    const df = Math.sign(squareFile(sq) - squareFile(from));
+    const dr = Math.sign(squareRank(sq) - squareRank(from));
+    if (df !== 0 && dr !== 0) continue;
+    let at = departure(from, ctx);
+    let off = Number.NaN;
+    let n = 0;
+    let p = squareAt(squareFile(from) + df, squareRank(from) + dr);
+    for (; p !== undefined && p !== sq; p = squareAt(squareFile(p) + df, squareRank(p) + dr)) {
+      const first = history.firstSpell(p);
+      if (first === undefined || first.from < at || first.from > at + SLIDE_STEP_MAX_MS) break;
+      if (!Number.isFinite(first.to) || first.to > began + MOMENT_MS) break;
+      at = first.from;
+      off = first.to;
+      n++;
+    }
+    if (p !== sq || n === 0 || began < at || began > at + SLIDE_STEP_MAX_MS) continue;
+    if (n >= 2 || Math.abs(off - began) <= MOMENT_MS) return true;
+  }
+  return false;
 }
 
 /**
@@ -1724,6 +1802,11 @@ function earliestLanding(m: Move, ctx: Ctx): number {
 
 /** A slide reaches its next point within this long (a rest on the way is up to 600 ms, rule 11). */
 const SLIDE_STEP_MAX_MS = 700;
+/**
+ * A moment: a piece set down makes its point bounce this long at most (30 ms, frames up to 46 ms
+ * after the first seen), and a sliding piece stands on two points at once as long, going on.
+ */
+const MOMENT_MS = 50;
 
 /** A hand takes at least this long to carry a piece from one point to another and set it down. */
 export const MIN_CARRY_MS = 100;
