@@ -356,15 +356,7 @@ export function createTrackerMachine() {
       isWait: ({ context }) => context.verdict.kind === 'wait',
       isSuspect: ({ context }) => context.verdict.kind === 'suspect',
       isDoubt: ({ context }) => context.verdict.kind === 'doubt',
-      commitNow: ({ context }) => {
-        const v = context.verdict;
-        if (v.kind !== 'commit') return false;
-        // A takeback or a revision must hold still like a slide: the hand may be passing by. (A board
-        // read again has held still longer than that; so has one whose change a lost frame hid.)
-        const still =
-          context.settled || context.now() >= context.readings.stillFrom + context.options.settleMs;
-        return v.ready && (!v.revision || still || v.movedOn === true || v.resynced === true);
-      },
+      commitNow: ({ context }) => commitsNow(context),
       commitLater: ({ context }) => context.verdict.kind === 'commit',
       isTakebackRefused: ({ context }) => context.verdict.kind === 'takeback_refused',
       isIllegal: ({ context }) => context.verdict.kind === 'illegal',
@@ -788,6 +780,16 @@ export function createTrackerMachine() {
   });
 }
 
+/** The verdict's moves are recorded now (else the board must hold still a while first). */
+function commitsNow(context: Context): boolean {
+  const v = context.verdict;
+  if (v.kind !== 'commit') return false;
+  // A takeback or a revision must hold still like a slide: the hand may be passing by. (A board
+  // read again has held still longer than that; so has one whose change a lost frame hid.)
+  const still = context.settled || context.now() >= context.readings.stillFrom + context.options.settleMs;
+  return v.ready && (!v.revision || still || v.movedOn === true || v.resynced === true);
+}
+
 const stateEvent = (context: Context, state: TrackerState, detail: StateDetail): MachineEmitted => ({
   type: 'state',
   state,
@@ -829,6 +831,8 @@ function syncAlerts(context: Context, emit: (e: MachineEmitted) => void): Partia
     if (context.doubted === undefined) sayAmbiguous(unreadButtonAlert(context.unreadButton));
     return { raised, doubted: plies, said, unreadButton: undefined };
   }
+  // (What is said of a move recorded is said as it is: a slide that may still go on is not yet.)
+  if (v.kind === 'commit' && !commitsNow(context)) return { raised, doubted: context.doubted, said };
   // (A move recorded in doubt stays in doubt until the record goes past it: taken back and another
   // read in its place is no less so.)
   if (v.kind === 'commit' && v.knocked) {

@@ -543,6 +543,11 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     expect(named!.t).toBeLessThan(118100);
     const moved = judged.emitted.find((e) => e.type === 'move' && e.ply === 58);
     expect(moved?.type === 'move' && moved.iccs).toBe('a8d8');
+    // (Nor was a8c8 said to be recorded while the chariot might still go on, 117395: it never was.)
+    const said = judged.emitted.filter(
+      (e) => e.type === 'alert' && e.alert.message.startsWith('recorded a8c8'),
+    );
+    expect(said).toEqual([]);
   });
 
   it("master 4: a piece appearing far off the lines of the mover's piece in hand is a reply from a stuck point", () => {
