@@ -20,7 +20,7 @@ import type { MoveRecord } from '../../src/tracker/game-port.js';
 import { expectedCells } from '../../src/tracker/reader.js';
 import { runSensorEvents } from '../../src/tracker/run.js';
 import type { Tracker } from '../../src/tracker/tracker.js';
-import { liuDahuaGames, positionOf } from './physical-support.js';
+import { expectAlertedThenRight, liuDahuaGames, positionOf } from './physical-support.js';
 import { BoardScript } from './script.js';
 
 /**
@@ -242,8 +242,7 @@ describe('which of several sensors is dead', () => {
     const judged = replayRow('dead_used', 'occupancy', 1, 16);
     expect(deadDoubts(judged)[0]).toEqual([['e2c4'], ['c3c4'], ['b4c4'], []]);
     // (Alerted: the moves are published once play has told the worlds apart, the doubt said meanwhile.)
-    expect(judged.classification.kind).toBe('alerted');
-    expect(judged.classification.reader).toEqual(judged.classification.game);
+    expectAlertedThenRight(judged);
     expect(judged.classification.deadNamed).toBe(true);
   });
 
@@ -254,8 +253,7 @@ describe('which of several sensors is dead', () => {
     const judged = replayRow('dead_used', 'occupancy', 1, 18);
     expect(deadDoubts(judged)[0]).toEqual([['g9e7'], ['g9i7']]);
     // (Alerted: the moves are published once play has told the worlds apart, the doubt said meanwhile.)
-    expect(judged.classification.kind).toBe('alerted');
-    expect(judged.classification.reader).toEqual(judged.classification.game);
+    expectAlertedThenRight(judged);
     expect(judged.classification.deadNamed).toBe(true);
   });
 
@@ -378,8 +376,7 @@ describe('a dead sensor the game uses', () => {
     expect(answered.options.real?.answers?.length).toBeGreaterThan(0);
     expect(answered.classification.deadNamed).toBe(true);
     // (Alerted: the record waits for the players' answer, the doubt said meanwhile.)
-    expect(answered.classification.kind).toBe('alerted');
-    expect(answered.classification.reader).toEqual(answered.classification.game);
+    expectAlertedThenRight(answered);
   });
 
   it('is named, and the game read right, once the players say which candidate they played', () => {
@@ -405,8 +402,7 @@ describe('a dead sensor the game uses', () => {
     expect(named!.t - choice.t).toBeLessThan(3000);
     expect(chosen.classification.deadNamed).toBe(true);
     // (Alerted: the record waits for the players' answer, the doubt said meanwhile.)
-    expect(chosen.classification.kind).toBe('alerted');
-    expect(chosen.classification.reader).toEqual(chosen.classification.game);
+    expectAlertedThenRight(chosen);
   });
 
   it('a choice is refused when no doubt stands, is no candidate, is meant for another doubt, or play has ruled it out', () => {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { type PgnGame, readPgn } from '../../src/record/pgn.js';
 import type { Sensing } from '../../src/sensors/snapshot.js';
 import { type Handling, type PhysicalOptions, physicalPlay } from '../../src/simulation/physical-play.js';
+import type { JudgedGame } from '../../src/simulation/real-play-judge.js';
 import { runSensorEvents } from '../../src/tracker/run.js';
 import { sharedPath } from '../helpers/shared.js';
 
@@ -105,4 +106,13 @@ export function liuDahuaPart(part: number): void {
       report(`liu-dahua part ${part}`, sensing, tally);
     });
   });
+}
+
+/**
+ * A game the reader could not record at once but said so in time, its record equal to the game
+ * in the end (a doubt told apart by play, or the players' answer): alerted, and right.
+ */
+export function expectAlertedThenRight(judged: JudgedGame): void {
+  expect(judged.classification.kind).toBe('alerted');
+  expect(judged.classification.reader).toEqual(judged.classification.game);
 }

@@ -22,7 +22,7 @@ import {
   sample,
 } from '../../src/simulation/real-play-judge.js';
 import { runSensorEvents } from '../../src/tracker/run.js';
-import { liuDahuaGames, positionOf } from './physical-support.js';
+import { expectAlertedThenRight, liuDahuaGames, positionOf } from './physical-support.js';
 
 /** Games per condition, set and sensing kind (the file stays under a minute on one core). */
 const GAMES = 20;
@@ -557,8 +557,7 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     // the board as the capture and a reply to d9: a doubt, which play settles on a9.
     const judged = judgeGame(masterGame(4), dead('a9', 'occupied', 7, 3712169987, false));
     // (Alerted: the moves are published once play has told the worlds apart, the doubt said meanwhile.)
-    expect(judged.classification.kind).toBe('alerted');
-    expect(judged.classification.reader).toEqual(judged.classification.game);
+    expectAlertedThenRight(judged);
     expect(judged.classification.deadNamed).toBe(true);
     expect(faults(judged)).toEqual(['a9']);
     const doubt = judged.emitted.find((e) => e.type === 'alert' && e.alert.sensors !== undefined);
