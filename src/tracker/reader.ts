@@ -428,7 +428,7 @@ export function judge(input: ReaderInput): Verdict {
   // no hand, nor two hands, sets two pieces down so close together; a sensor dying may.
   if (
     fits.length > 0 &&
-    fits.every((e) => setDownTwice(e, ctx)) &&
+    fits.every((e) => setDownTwice(input, e, ctx)) &&
     phantomSquares(input, nearFits, ctx).length > 0
   )
     fits = [];
@@ -1208,17 +1208,24 @@ function phantomSquares(input: ReaderInput, nearFits: readonly Explanation[], ct
 
 /**
  * Does the story have a point set down again that its line leaves alone (lifted since the confirmed
- * position, filled again) within COINCIDENT_MS of a landing of its line far from it (not next to it)?
+ * position, filled again) within COINCIDENT_MS of a landing of its line far from it (not next to
+ * it), the two pieces the two players'?
  */
-function setDownTwice(e: Explanation, ctx: Ctx): boolean {
+function setDownTwice(input: ReaderInput, e: Explanation, ctx: Ctx): boolean {
   if (e.unexplained === 0) return false;
   const { changedAt } = ctx.evidence;
+  const start = e.revision ? input.previous!.position : input.base;
   for (const r of ctx.refilled) {
     if (e.line.some((m) => m.from === r || m.to === r)) continue;
     const back = changedAt[r] ?? Number.NaN;
-    for (const m of e.line)
+    for (let k = 0; k < e.line.length; k++) {
+      const m = e.line[k]!;
+      // (One player's two hands may: a piece knocked set back as the moved one is nudged.)
+      const side = k % 2 === 0 ? start.turnCode : 3 - start.turnCode;
+      if (start.colorAt(r) === side) continue;
       if (apart(m.to, r) > 1 && Math.abs((changedAt[m.to] ?? Number.NaN) - back) <= COINCIDENT_MS)
         return true;
+    }
   }
   return false;
 }
