@@ -609,6 +609,13 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     [66, 'a takeback', played('colour', 1920381683, true, false, { knock: 0.05 })],
     // (A knocked piece lifted and a capture set down before the reply: a line of three.)
     [526, 'a knocked piece', played('colour', 1920845823, true, false, { knock: 0.05 })],
+    // (Black's chariot nudged on b5 as the piece it knocked off c9 is set back, 6 ms apart: one
+    // player's two hands, no two pieces set down at once by both players.)
+    [
+      1063,
+      'a chariot nudged as its knocked neighbour is set back',
+      played('colour', 2667319128, false, true, { knock: 0.05, nudge: 0.3, straighten: 0.15 }),
+    ],
   ])('master %i: %s is no dead sensor', (n, _what, options) => {
     const judged = judgeGame(masterGame(n), options);
     expect(judged.classification.kind).toBe('exact');
