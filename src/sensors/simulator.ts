@@ -374,6 +374,8 @@ export class BoardSimulator implements SensorSource {
 export class SimulatedHand {
   private cancel: (() => void) | undefined;
   private done: ((r: Result<void, SimulatorError>) => void) | undefined;
+  /** When its last step happened: the next move's lift holds off `gapMs` from it, as a player's does. */
+  private lastStepAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly sim: BoardSimulator,
@@ -401,10 +403,15 @@ export class SimulatedHand {
       const run = (i: number): void => {
         this.cancel = undefined;
         const r = steps[i]!();
+        this.lastStepAt = this.clock.now();
         if (!r.ok || i === steps.length - 1) this.finish(r.ok ? ok(undefined) : r);
         else this.cancel = this.clock.setTimer(() => run(i + 1), gap);
       };
-      run(0);
+      // (A reply is lifted no sooner than that after the last landing: sooner, a piece leaving its
+      // point far from a landing reads as a sensor dying there.)
+      const wait = this.lastStepAt + this.gapMs - this.clock.now();
+      if (wait > 0) this.cancel = this.clock.setTimer(() => run(0), wait);
+      else run(0);
     });
   }
 
