@@ -1209,7 +1209,7 @@ function phantomSquares(input: ReaderInput, nearFits: readonly Explanation[], ct
 /**
  * Does the story have a point set down again that its line leaves alone (lifted since the confirmed
  * position, filled again) within COINCIDENT_MS of a landing of its line far from it (not next to
- * it), the two pieces the two players'?
+ * where the moved piece left or landed: a hand knocks pieces there), the two pieces the two players'?
  */
 function setDownTwice(input: ReaderInput, e: Explanation, ctx: Ctx): boolean {
   if (e.unexplained === 0) return false;
@@ -1223,8 +1223,8 @@ function setDownTwice(input: ReaderInput, e: Explanation, ctx: Ctx): boolean {
       // (One player's two hands may: a piece knocked set back as the moved one is nudged.)
       const side = k % 2 === 0 ? start.turnCode : 3 - start.turnCode;
       if (start.colorAt(r) === side) continue;
-      if (apart(m.to, r) > 1 && Math.abs((changedAt[m.to] ?? Number.NaN) - back) <= COINCIDENT_MS)
-        return true;
+      if (near(m.to, r) || near(m.from, r)) continue;
+      if (Math.abs((changedAt[m.to] ?? Number.NaN) - back) <= COINCIDENT_MS) return true;
     }
   }
   return false;

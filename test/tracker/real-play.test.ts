@@ -611,6 +611,13 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     [526, 'a knocked piece', played('colour', 1920845823, true, false, { knock: 0.05 })],
     // (Black's chariot nudged on b5 as the piece it knocked off c9 is set back, 6 ms apart: one
     // player's two hands, no two pieces set down at once by both players.)
+    // (Red's soldier f6 → e6 lands, bouncing, as the piece it knocked off f7 is set back 19 ms
+    // later: a hand knocks next to where it works.)
+    [
+      100,
+      'a soldier landing as its knocked neighbour is set back',
+      played('occupancy', 1920415989, false, false, { knock: 0.05 }),
+    ],
     [
       1063,
       'a chariot nudged as its knocked neighbour is set back',
