@@ -137,16 +137,6 @@ export class Lifts {
   }
 
   /**
-   * The first spell an empty point of the confirmed position read occupied since then, however
-   * short (a sliding piece may pass a point quicker than a bounce): undefined when it never did.
-   */
-  firstSpell(sq: Square): Spell | undefined {
-    const times = this.visitTimes.get(sq);
-    if (times === undefined) return undefined;
-    return { from: times[0]!, to: times[1] ?? Number.POSITIVE_INFINITY };
-  }
-
-  /**
    * The spells an empty point of the confirmed position read occupied since then, flickers
    * (shorter than a bounce window, either way) left out: `[from, to)`, `to` infinite while it
    * still reads occupied. Empty when it never did.

@@ -92,7 +92,6 @@ export interface Evidence {
   /** When those points read occupied (./lifts.ts `spells`): a piece set down, then taken off. */
   readonly history?: {
     spells(sq: Square): readonly Spell[];
-    firstSpell(sq: Square): Spell | undefined;
     readingsOf(sq: Square): readonly number[] | undefined;
     firstVisit(sq: Square): number | undefined;
   };
@@ -561,16 +560,16 @@ export function judge(input: ReaderInput): Verdict {
   // not before the board has repeated itself: a frame lost as a slide went on shows its piece on
   // two points at once, until the next frame.
   // (A later change seen with no frame lost since shows it as well: nothing was lost.)
-  let arrived: DeadWorld[] = [];
+  let phantom = phantoms[0]?.square;
   if (phantoms.length > 1) {
     const since = Math.max(...phantoms.map((w) => ctx.evidence.changedAt[w.square] ?? 0));
     const repeated = lastChange(ctx) > since && (ctx.evidence.lostUntil ?? Number.NEGATIVE_INFINITY) < since;
     if (input.now - since < HEARTBEAT_MS && !repeated) return waitVerdict(input, since + HEARTBEAT_MS);
     // A point a slide came to, step after step, is where its piece stopped, not a sensor dying.
-    arrived = phantoms.filter((w) => !slidOnto(input, ctx, w.square));
+    const arrived = phantoms.filter((w) => !slidOnto(input, ctx, w.square));
     if (arrived.length !== 1) return { kind: 'doubt', worlds: phantoms };
+    phantom = arrived[0]!.square;
   }
-  const phantom = (arrived[0] ?? phantoms[0])?.square;
   if (phantom !== undefined) {
     // A piece of the side to move that the new one could be, its own point still reading it: that
     // point's sensor may be stuck, and the move made.
@@ -1255,11 +1254,13 @@ function slidOnto(input: ReaderInput, ctx: Ctx, sq: Square): boolean {
     let n = 0;
     let p = squareAt(squareFile(from) + df, squareRank(from) + dr);
     for (; p !== undefined && p !== sq; p = squareAt(squareFile(p) + df, squareRank(p) + dr)) {
-      const first = history.firstSpell(p);
-      if (first === undefined || first.from < at || first.from > at + SLIDE_STEP_MAX_MS) break;
-      if (!Number.isFinite(first.to) || first.to > began + MOMENT_MS) break;
-      at = first.from;
-      off = first.to;
+      // (Its first reading, however short: a slide may pass a point quicker than a bounce.)
+      const seen = history.readingsOf(p);
+      const [on, gone] = [seen?.[0], seen?.[1]];
+      if (on === undefined || on < at || on > at + SLIDE_STEP_MAX_MS) break;
+      if (gone === undefined || gone > began + MOMENT_MS) break;
+      at = on;
+      off = gone;
       n++;
     }
     if (p !== sq || n === 0 || began < at || began > at + SLIDE_STEP_MAX_MS) continue;
