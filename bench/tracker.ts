@@ -133,7 +133,17 @@ function benchMachineFloor(games: readonly { fen: string; moves: readonly { move
       `(${games.length} games, colour): xstate alone at that cost allows ` +
       `${Math.round(1e6 / (perEvent * (steps / frames))).toLocaleString('en')} frames/s`,
   );
+  // The fewest steps a move can take in a machine that reads it: the lift and the landing, each
+  // believed once its bounce window is out (a lift lights the piece's moves), and the move the
+  // game applied.
+  console.log(
+    `xstate ceiling: at the fewest steps a move can take (${FEWEST_STEPS_A_MOVE}: a lift and a landing, each ` +
+      `believed after its bounce window, and the move applied) and ${(frames / moves).toFixed(2)} frames a ` +
+      `move, xstate alone allows ${Math.round(1e6 / ((perEvent * FEWEST_STEPS_A_MOVE) / (frames / moves))).toLocaleString('en')} frames/s`,
+  );
 }
+
+const FEWEST_STEPS_A_MOVE = 5;
 
 /** The position the move of `ply` was played from (kept per ply by the game: no replay). */
 function positionBefore(game: Game, ply: number): Position {

@@ -277,11 +277,17 @@ interface Explanation {
 const MAX_LINES = 32;
 
 // Observed cells as codes: 0 empty, 1 red, 2 black, 3 occupied (colour unknown).
-const OBS_CODE: Record<string, number> = { '.': 0, r: 1, b: 2, x: 3 };
+// (By character code, every other character reading occupied.)
+const OBS_CODE = new Uint8Array(128).fill(3);
+OBS_CODE['.'.charCodeAt(0)] = 0;
+OBS_CODE['r'.charCodeAt(0)] = 1;
+OBS_CODE['b'.charCodeAt(0)] = 2;
 
 interface Ctx {
   readonly obs: Uint8Array;
   readonly mask: ReadonlySet<Square>;
+  /** `mask` by square (1: masked), for the loops over the board. */
+  readonly masked: Uint8Array;
   /** `ReaderInput.covered`: covered before any move of the lines. */
   readonly covered: ReadonlySet<Square>;
   readonly evidence: Evidence;
@@ -321,13 +327,38 @@ const matches = (code: number, o: number): boolean => (o === 3 ? code !== 0 : co
 /** An empty set of moves, never added to. */
 const NO_MOVES: Set<Move> = new Set();
 
+/**
+ * The cells as codes, read once per board: the machine judges one board several times (a bounce
+ * window, a settle, a recheck), and a trial mask reads the same board again. Never written to.
+ */
+let obsFor: { cells: string; obs: Uint8Array } | undefined;
+function observedCodes(cells: string): Uint8Array {
+  if (obsFor?.cells === cells) return obsFor.obs;
+  const obs = new Uint8Array(90);
+  for (let sq = 0; sq < 90; sq++) obs[sq] = OBS_CODE[cells.charCodeAt(sq)] ?? 3;
+  obsFor = { cells, obs };
+  return obs;
+}
+
+/** A mask by square, made once per mask (a mask is replaced, never changed, once handed in). */
+const maskedBy = new WeakMap<ReadonlySet<Square>, Uint8Array>();
+function maskedSquares(mask: ReadonlySet<Square>): Uint8Array {
+  let out = maskedBy.get(mask);
+  if (out === undefined) {
+    out = new Uint8Array(90);
+    for (const sq of mask) out[sq] = 1;
+    maskedBy.set(mask, out);
+  }
+  return out;
+}
+
 export function judge(input: ReaderInput): Verdict {
   const timing = input.timing ?? DEFAULT_READER_TIMING;
-  const obs = new Uint8Array(90);
-  for (let sq = 0; sq < 90; sq++) obs[sq] = OBS_CODE[input.observed[sq]!] ?? 3;
+  const obs = observedCodes(input.observed);
   const ctx: Ctx = {
     obs,
     mask: input.mask,
+    masked: maskedSquares(input.mask),
     covered: input.covered ?? NONE_COVERED,
     evidence: input.evidence,
     now: input.now,
@@ -1503,7 +1534,7 @@ export function moverLifted(
 
 function exactly(pos: Position, ctx: Ctx): boolean {
   for (let sq = 0; sq < 90; sq++) {
-    if (ctx.mask.has(sq)) continue;
+    if (ctx.masked[sq] === 1) continue;
     if (!matches(pos.colorAt(sq), ctx.obs[sq]!)) return false;
   }
   return true;
@@ -1544,7 +1575,8 @@ function explain(
   };
   // What the root showed: a capturer set down on top of its victim leaves the reading as it was
   // (the sensor reads the lower piece) until the victim is taken away.
-  const shown = new Uint8Array(90);
+  if (SHOWN.length === explaining) SHOWN.push(new Uint8Array(90));
+  const shown = SHOWN[explaining]!;
   for (let sq = 0; sq < 90; sq++) shown[sq] = root.colorAt(sq);
   const covered: Square[] = [];
   let hidden = hiddenInLine;
@@ -1684,7 +1716,7 @@ function explain(
       path.push(m);
       hidden += unseen;
       if (onTop) covered.push(m.to);
-      add(pos, [...line, ...path], hidden, revision, ctx, out, covered);
+      add(pos, line, hidden, revision, ctx, out, covered, path);
       if (left > 1) search(pos, path, left - 1);
       if (onTop) covered.pop();
       hidden -= unseen;
@@ -1692,8 +1724,17 @@ function explain(
       pos.undo();
     }
   };
-  search(root, [], depth);
+  explaining++;
+  try {
+    search(root, [], depth);
+  } finally {
+    explaining--;
+  }
 }
+
+/** Boards as each root showed them, one per explanation under way (a scratch: none allocated per call). */
+const SHOWN: Uint8Array[] = [];
+let explaining = 0;
 
 /**
  * A capture whose landing the sensors did not show: its target was not seen empty since the move
@@ -2086,7 +2127,7 @@ function appearedSquares(pos: Position, ctx: Ctx, covered: readonly Square[]): S
   const out: Square[] = [];
   for (let sq = 0; sq < 90; sq++) {
     const o = ctx.obs[sq]!;
-    if (o !== 0 && !ctx.mask.has(sq) && !matches(pos.colorAt(sq), o) && !isCovered(pos, ctx, covered, sq))
+    if (o !== 0 && ctx.masked[sq] === 0 && !matches(pos.colorAt(sq), o) && !isCovered(pos, ctx, covered, sq))
       out.push(sq);
   }
   return out;
@@ -2096,22 +2137,26 @@ function appearedSquares(pos: Position, ctx: Ctx, covered: readonly Square[]): S
 const strayless = (e: Explanation, obs: Uint8Array): boolean =>
   e.strays === 0 && !e.revision && e.bad !== undefined && obs[e.bad] !== 0;
 
-/** Checks the board against `pos` with pieces in the hand, and records the explanation. */
+/**
+ * Checks the board against `pos` (after `root`'s moves, then `path`'s) with pieces in the hand, and
+ * records the explanation. (The line is put together only for a board that fits.)
+ */
 function add(
   pos: Position,
-  line: Move[],
+  root: Move[],
   hidden: number,
   revision: boolean,
   ctx: Ctx,
   out: Explanation[],
   covered: readonly Square[] = [],
+  path: readonly Move[] = [],
 ): void {
-  const { obs, mask, now, timing } = ctx;
+  const { obs, mask, masked: maskedAt, now, timing } = ctx;
   const hand: Square[] = [];
   let bad: Square | undefined;
   let nbad = 0;
   for (let sq = 0; sq < 90; sq++) {
-    if (mask.has(sq)) continue;
+    if (maskedAt[sq] === 1) continue;
     const c = pos.colorAt(sq);
     const o = obs[sq]!;
     if (matches(c, o) || (o !== 0 && isCovered(pos, ctx, covered, sq))) continue;
@@ -2121,13 +2166,13 @@ function add(
     } else hand.push(sq);
   }
   if (hand.length > 4) return;
+  const line = path.length === 0 ? root : [...root, ...path];
   // Who could be holding these? The next mover: one of its own pieces and one it can capture.
   const side = pos.turnCode;
   let ownAt: Square | undefined;
   let takenAt: Square | undefined;
-  // (The mover's legal moves, generated once when needed, and their destinations.)
+  // (The mover's legal moves, generated once when needed.)
   let legal: Move[] | undefined;
-  let targets: Set<Square> | undefined;
   let expires = Number.POSITIVE_INFINITY;
   let strays = 0;
   let overdue = false;
@@ -2174,8 +2219,7 @@ function add(
     }
     if (!early && pos.colorAt(sq) !== side && takenAt === undefined) {
       legal ??= pos.legalMoves();
-      targets ??= new Set(legal.map((m) => m.to));
-      if (targets.has(sq)) {
+      if (legal.some((m) => m.to === sq)) {
         takenAt = sq;
         if (ownAt !== undefined && !captures(ownAt, sq) && !offAWhile(sq)) return;
         continue;
