@@ -10,6 +10,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
  */
 const ORACLE = [
   'test/rules/fairy-diff.test.ts',
+  // The rules' properties at their full number of runs, perft to depth 5 (the unit project has a
+  // quarter of the runs, and depth 4).
+  'test/rules/properties-long.test.ts',
+  'test/rules/perft-deep.test.ts',
   'test/game/fairy.test.ts',
   'test/notation/ffish.test.ts',
   // The embedded Fairy-Stockfish (WebAssembly) loaded and searching: hints, a game against it.

@@ -29,20 +29,6 @@ describe('perft of ../shared/data/perft.json', () => {
   }
 });
 
-describe('perft depth 5 (slow tier)', () => {
-  // The three smallest depth-5 counts keep CI quick; the start position's 133M runs in `npm run bench`.
-  const deep = cases
-    .filter((c) => Array.isArray(c.perft) && c.perft.length >= 5)
-    .sort((a, b) => (a.perft as number[])[4]! - (b.perft as number[])[4]!)
-    .slice(0, 3);
-  for (const c of deep) {
-    const nodes = (c.perft as number[])[4]!;
-    it(`${c.fen} depth 5 = ${nodes}`, () => {
-      expect(perft(positionOf(c.fen), 5)).toBe(nodes);
-    });
-  }
-});
-
 describe('perft divide', () => {
   it('sums to the total and names every root move once', () => {
     const pos = positionOf(cases[0]!.fen);
