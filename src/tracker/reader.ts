@@ -900,7 +900,33 @@ function suspectDeadSquare(input: ReaderInput, nearFits: readonly Explanation[],
     if (stuck.length > 0)
       return { kind: 'doubt', worlds: [{ square: sq, reads, moves: [], retract: true }, ...stuck] };
   }
+  const mover = reads === 'empty' ? rivalMover(input, ctx, sq) : undefined;
+  if (mover) return { kind: 'doubt', worlds: [{ square: sq, reads, moves: [] }, mover] };
   return { kind: 'suspect', square: sq, reads };
+}
+
+/**
+ * A piece of the last mover's read off its point since that move was under way (after the moved
+ * piece's point emptied, before its landing filled), never back: the sensor under it may be dead,
+ * or it may have made the move itself, and the point the recorded move left be the dead one (it
+ * read empty as the mover reached out, and that piece never left). Which point emptied first tells
+ * nothing then. The world where it did, when it could legally have gone where the move landed: the
+ * move taken back, that piece's move played, the other point masked (master 77, a cannon slid
+ * b2a2 read as the elephant c0a2 whose sensor had died as Red reached for the cannon).
+ */
+function rivalMover(input: ReaderInput, ctx: Ctx, sq: Square): DeadWorld | undefined {
+  const previous = input.previous;
+  if (previous === undefined || input.base.colorAt(sq) === input.base.turnCode) return undefined;
+  const m = previous.move;
+  const { changedAt } = ctx.evidence;
+  // (The move's point left reads as it did then; its landing is the last move's, not its point's
+  // last change: a capture there since changed it again.)
+  const left = changedAt[m.from] ?? Number.POSITIVE_INFINITY;
+  const off = changedAt[sq] ?? Number.NEGATIVE_INFINITY;
+  const landed = input.landedAt ?? Number.NEGATIVE_INFINITY;
+  if (ctx.obs[m.from] !== 0 || ctx.mask.has(m.from) || !(left < off && off < landed)) return undefined;
+  if (!previous.position.legalDestinations(sq).includes(m.to)) return undefined;
+  return { square: m.from, reads: 'empty', moves: [{ from: sq, to: m.to }], retract: true };
 }
 
 /** When a point reading the same since its last change has read so long it may be a dead sensor. */

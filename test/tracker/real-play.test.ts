@@ -679,6 +679,19 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     },
   );
 
+  it("master 77: a piece of the last mover's off since its move was under way may have made it: a doubt, not a wrong record", () => {
+    // c0 (Red's elephant, never moved) dies empty 1 ms after Black presses its clock; Red then slides
+    // its cannon b2 → a2. Read as the elephant c0 → a2 (it left first) with the cannon knocked off
+    // beside the landing; when the cannon never came back, b2 was named dead, and the record kept
+    // the elephant on a2 to the end. Either point may be the dead one: a doubt over the two, which
+    // play ends (the cannon moving on from a2 as a cannon), the move put right and c0 named.
+    const judged = judgeGame(masterGame(77), dead('c0', 'empty', 10, 854857613, true));
+    const doubt = judged.emitted.find((e) => e.type === 'alert' && e.alert.sensors !== undefined);
+    expect(doubt?.type === 'alert' && doubt.alert.sensors).toEqual(['b2', 'c0']);
+    expect(faults(judged)).toEqual(['c0']);
+    expectAlertedThenRight(judged);
+  });
+
   it('master 372: a point reading empty under a piece 30 ms after the last landing is a sensor, not a reply', () => {
     // Black's chariot lands on b9 (bouncing 23 ms); i3 reads empty under Red's soldier 30 ms after
     // it first read the chariot. Read as Red lifting the soldier, then Red's a0 → b0 as the soldier
