@@ -907,7 +907,7 @@ function suspectDeadSquare(input: ReaderInput, nearFits: readonly Explanation[],
 
 /**
  * A piece of the last mover's read off its point since that move was under way (after the moved
- * piece's point emptied, before its landing filled), never back: the sensor under it may be dead,
+ * piece's point emptied, before it landed), never back: the sensor under it may be dead,
  * or it may have made the move itself, and the point the recorded move left be the dead one (it
  * read empty as the mover reached out, and that piece never left). Which point emptied first tells
  * nothing then. The world where it did, when it could legally have gone where the move landed: the
@@ -916,7 +916,8 @@ function suspectDeadSquare(input: ReaderInput, nearFits: readonly Explanation[],
  */
 function rivalMover(input: ReaderInput, ctx: Ctx, sq: Square): DeadWorld | undefined {
   const previous = input.previous;
-  if (previous === undefined || input.base.colorAt(sq) === input.base.turnCode) return undefined;
+  // (Its piece the last mover's: the side that moves in the position before the move.)
+  if (previous === undefined || input.base.colorAt(sq) !== previous.position.turnCode) return undefined;
   const m = previous.move;
   const { changedAt } = ctx.evidence;
   // (The move's point left reads as it did then; its landing is the last move's, not its point's
