@@ -10,8 +10,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
  */
 const ORACLE = [
   'test/rules/fairy-diff.test.ts',
-  // The rules' properties at their full number of runs, perft to depth 5 (the unit project has a
-  // quarter of the runs, and depth 4).
+  // The rules' properties at their full number of runs, perft at depths 4 and 5 (the unit project
+  // has a quarter of the runs, and depths 1 to 3).
   'test/rules/properties-long.test.ts',
   'test/rules/perft-deep.test.ts',
   'test/game/fairy.test.ts',

@@ -5,21 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { perft } from '../../src/rules/index.js';
 import { positionOf } from '../helpers/positions.js';
-import { PERFT_CASES as cases } from './support.js';
+import { PERFT_CASES as cases, describePerft } from './support.js';
 
-describe('perft depth 4', () => {
-  for (const c of cases) {
-    const nodes = Array.isArray(c.perft) ? c.perft[3] : c.perft['4'];
-    if (nodes === undefined) continue;
-    it(`${c.fen} depth 4 = ${nodes}`, () => {
-      const pos = positionOf(c.fen);
-      const before = pos.hash;
-      expect(perft(pos, 4)).toBe(nodes);
-      // make/unmake leaves the position exactly as it was
-      expect(pos.hash).toBe(before);
-    });
-  }
-});
+describePerft('perft depth 4', (depth) => depth === 4);
 
 describe('perft depth 5 (slow tier)', () => {
   // The three smallest depth-5 counts keep CI quick; the start position's 133M runs in `npm run bench`.

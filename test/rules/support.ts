@@ -1,15 +1,18 @@
 /** Shared helpers of the rules tests: loading FENs, a seeded random generator, random games and placements. */
 
+import { describe, expect, it } from 'vitest';
 import {
   type Color,
   type Move,
   makeFen,
   type Piece,
   Position,
+  perft,
   type Role,
   type Setup,
   type Square,
 } from '../../src/rules/index.js';
+import { positionOf } from '../helpers/positions.js';
 import { readSharedJson } from '../helpers/shared.js';
 
 export interface PerftCase {
@@ -18,6 +21,29 @@ export interface PerftCase {
   perft: number[] | Record<string, number>;
 }
 export const PERFT_CASES = readSharedJson<{ cases: PerftCase[] }>('data/perft.json').cases;
+
+/** A case's counts as [depth, nodes] (perft.json gives them as a list from depth 1, or by depth). */
+export const perftDepths = (c: PerftCase): [number, number][] =>
+  Array.isArray(c.perft)
+    ? c.perft.map((n, k) => [k + 1, n] as [number, number])
+    : Object.entries(c.perft).map(([d, n]) => [Number(d), n] as [number, number]);
+
+/** Each case's perft at the depths `wanted` keeps, make/unmake leaving the position as it was. */
+export function describePerft(title: string, wanted: (depth: number) => boolean): void {
+  describe(title, () => {
+    for (const c of PERFT_CASES) {
+      for (const [depth, nodes] of perftDepths(c).filter(([d]) => wanted(d))) {
+        it(`${c.fen} depth ${depth} = ${nodes}`, () => {
+          const pos = positionOf(c.fen);
+          const before = pos.hash;
+          expect(perft(pos, depth)).toBe(nodes);
+          // make/unmake leaves the position exactly as it was
+          expect(pos.hash).toBe(before);
+        });
+      }
+    }
+  });
+}
 
 export { positionOf as load } from '../helpers/positions.js';
 
