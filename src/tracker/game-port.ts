@@ -25,7 +25,7 @@ const sameMove = (a: Move, b: Move): boolean => a.from === b.from && a.to === b.
 export class TrackedGame {
   private current: Position;
   /** Plies of the record in doubt, and what each may have been instead. */
-  private doubts: { readonly ply: number; readonly rivals: Move[] }[] = [];
+  private doubts: { readonly ply: number; readonly rivals: Move[]; unseen?: Move[] }[] = [];
   private before: Position | undefined;
   /** The side whose general is in check, while the check alert stands. */
   private checked: Color | undefined;
@@ -138,6 +138,7 @@ export class TrackedGame {
       if (this.game.isOver && !this.game.canPlayOn) break;
     }
     this.holdInDoubt(plies, c.moves, c.rivals);
+    if (c.elsewhere !== undefined && c.moves.length > 0) this.holdUnseen(plies + 1, c.elsewhere);
     this.checkAlert(events, t);
     return { events };
   }
@@ -161,6 +162,13 @@ export class TrackedGame {
     }
   }
 
+  /** Ply `ply`, a capture nobody saw, may have been a move to one of `moves` over a dead sensor. */
+  private holdUnseen(ply: number, moves: readonly Move[]): void {
+    const held = this.doubts.find((d) => d.ply === ply);
+    if (held) held.unseen = [...moves];
+    else this.doubts.push({ ply, rivals: [], unseen: [...moves] });
+  }
+
   /** The moves of the record in doubt, as the move reader reads them (see `RecordDoubt`). */
   private doubtsView(): RecordDoubt[] {
     const n = this.game.moves.length;
@@ -170,6 +178,7 @@ export class TrackedGame {
       before: this.game.positionAfter(d.ply - 1)!,
       rivals: d.rivals,
       played: this.game.moves.slice(d.ply - 1).map((m) => m.move),
+      ...(d.unseen ? { unseen: d.unseen, at: this.game.moves[d.ply - 1]!.t } : {}),
     }));
   }
 

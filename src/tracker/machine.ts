@@ -164,6 +164,8 @@ export type MachineEmitted =
       retracts?: number;
       /** Lines that fit as well, set aside: the moves they change are held in doubt. */
       rivals?: readonly (readonly Move[])[];
+      /** The first move a capture nobody saw: where its piece could have gone unseen (held in doubt). */
+      elsewhere?: readonly Move[];
     }
   | { type: 'foul'; side: Color; t: number }
   | { type: 'alert'; alert: Alert; t: number }
@@ -458,6 +460,7 @@ export function createTrackerMachine() {
           frameT: context.readings.changedAt,
           ...(v.retracts !== undefined ? { retracts: v.retracts } : {}),
           ...(v.rivals !== undefined ? { rivals: v.rivals } : {}),
+          ...(v.elsewhere !== undefined ? { elsewhere: v.elsewhere } : {}),
         });
       }),
       emitFoul: enqueueActions(({ context, enqueue }) => {
@@ -1175,7 +1178,10 @@ function deadDoubtAlert(context: Context, worlds: readonly DeadWorld[]): Alert {
     const line = first
       ? `${makeIccs(first)}${w.moves.length > 1 ? ` (then ${w.moves.slice(1).map(makeIccs).join(' ')})` : ''}`
       : undefined;
-    const taken = `the last move${last ? ` ${makeIccs(last)}` : ''} taken back`;
+    const taken =
+      (w.retract ?? 0) > 1
+        ? `the last ${w.retract} moves taken back`
+        : `the last move${last ? ` ${makeIccs(last)}` : ''} taken back`;
     const what = w.retract ? (line ? `${taken}, then ${line}` : taken) : (line ?? 'no move');
     return `${what} if the sensor of ${sq(w.square)} always reads ${w.reads}`;
   });

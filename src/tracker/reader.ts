@@ -18,6 +18,7 @@
  *   has not changed for a while, is a suspected dead sensor: the caller masks it.
  */
 import {
+  between,
   type Color,
   type Move,
   type Position,
@@ -108,6 +109,14 @@ export interface RecordDoubt {
   readonly rivals: readonly Move[];
   /** The record from it on: the move in doubt, then the moves after it. */
   readonly played: readonly Move[];
+  /**
+   * A capture nobody saw (`blind`): where its piece could have gone instead, to an empty point
+   * whose sensor would not have shown it (a dead sensor looks the same). Not read again as
+   * rivals are: only a world of a dead-sensor doubt, when play shows that piece again.
+   */
+  readonly unseen?: readonly Move[];
+  /** When the move in doubt was recorded. */
+  readonly at?: number;
 }
 
 export interface ReaderInput {
@@ -182,6 +191,8 @@ export type Verdict =
        * whose sensor does not read it (a dead sensor looks the same): recorded, and said.
        */
       blind?: Move[];
+      /** Where the first move's piece, of `blind`, could have gone instead unseen (`RecordDoubt.unseen`). */
+      elsewhere?: Move[];
       /** Read again from the record after nothing fitted the board (./resync.ts): said. */
       resynced?: true;
       /** With `revision`: this many moves taken back first (one when absent). */
@@ -243,8 +254,11 @@ export interface DeadWorld {
   readonly square: Square;
   readonly reads: 'empty' | 'occupied';
   readonly moves: Move[];
-  /** The line is played after the last move is taken back (its piece put back where no sensor saw it). */
-  readonly retract?: true;
+  /**
+   * The line is played after this many moves are taken back: the last one, its piece put back
+   * where no sensor saw it; or back to a capture nobody saw, its piece gone elsewhere unseen.
+   */
+  readonly retract?: number;
 }
 
 interface Explanation {
@@ -569,7 +583,7 @@ export function judge(input: ReaderInput): Verdict {
         const until = (ctx.evidence.changedAt[verdict.moves[0]!.to] ?? input.now) + KNOCK_HOLD_MS;
         if (input.now < until) return waitVerdict(input, until, [], verdict.moves);
       }
-      const blind = blindCaptures(input, verdict.moves, ctx);
+      const { blind, elsewhere } = blindCaptures(input, verdict.moves, ctx);
       if (rivals.length > 0 || unseen || knock || blind.length > 0)
         return {
           ...verdict,
@@ -577,6 +591,7 @@ export function judge(input: ReaderInput): Verdict {
           ...(unseen ? { unseen } : {}),
           ...(knock ? { knocked: true as const } : {}),
           ...(blind.length > 0 ? { blind } : {}),
+          ...(elsewhere.length > 0 ? { elsewhere } : {}),
         };
     }
     if (verdict.kind === 'wait') return withLostLandings(input, ctx, withMaskedLandings(input, ctx, verdict));
@@ -598,7 +613,7 @@ export function judge(input: ReaderInput): Verdict {
     if (input.now - since < HEARTBEAT_MS && !repeated) return waitVerdict(input, since + HEARTBEAT_MS);
     // A point a slide came to, step after step, is where its piece stopped, not a sensor dying.
     const arrived = phantoms.filter((w) => !slidOnto(input, ctx, w.square));
-    if (arrived.length !== 1) return { kind: 'doubt', worlds: phantoms };
+    if (arrived.length !== 1) return withUnseenLandings(input, ctx, { kind: 'doubt', worlds: phantoms });
     phantom = arrived[0]!.square;
   }
   if (phantom !== undefined) {
@@ -607,8 +622,11 @@ export function judge(input: ReaderInput): Verdict {
     // (Or the new reading is the fault: the world of no move stays one of them.)
     const origins = stuckOrigins(input, phantom, ctx);
     if (origins.length > 0)
-      return { kind: 'doubt', worlds: [...origins, { square: phantom, reads: 'occupied', moves: [] }] };
-    return { kind: 'suspect', square: phantom, reads: 'occupied', phantom: true };
+      return withUnseenLandings(input, ctx, {
+        kind: 'doubt',
+        worlds: [...origins, { square: phantom, reads: 'occupied', moves: [] }],
+      });
+    return withUnseenLandings(input, ctx, { kind: 'suspect', square: phantom, reads: 'occupied', phantom: true });
   }
 
   // A move whose piece's point still reads it (its sensor stuck), the board showing all the rest
@@ -625,7 +643,8 @@ export function judge(input: ReaderInput): Verdict {
       input.now - lastChange(ctx) >= timing.maskAfterMs)
   ) {
     const stuck = stuckOrigins(input, undefined, ctx);
-    if (stuck.length > 0) return { kind: 'doubt', worlds: [...stuck, ...unseenLanding(input, ctx)] };
+    if (stuck.length > 0)
+      return withUnseenLandings(input, ctx, { kind: 'doubt', worlds: [...stuck, ...unseenLanding(input, ctx)] });
   }
 
   // The opponent's reply already set down while the mover's piece was never seen landing: no
@@ -649,7 +668,7 @@ export function judge(input: ReaderInput): Verdict {
   const unseen = landingVerdict(unseenLanding(input, ctx));
   if (unseen) return unseen;
   const last = suspectDeadSquare(input, nearFits, ctx);
-  return readAgain(input, ctx, last) ?? last;
+  return readAgain(input, ctx, last) ?? withUnseenLandings(input, ctx, last);
 }
 
 /**
@@ -821,7 +840,7 @@ function readAgain(input: ReaderInput, ctx: Ctx, verdict: Verdict): Verdict | un
         square: l.dead!.square,
         reads: l.dead!.reads,
         moves: l.moves,
-        ...(l.retract === 1 ? { retract: true as const } : {}),
+        ...(l.retract === 1 ? { retract: 1 } : {}),
       })),
     };
   }
@@ -867,6 +886,100 @@ function rivalRoots(doubts: readonly RecordDoubt[]): ResyncRoot[] {
 }
 
 /**
+ * A capture nobody saw, recorded a few moves back, may have been its piece gone to an empty point
+ * whose sensor is dead: nothing showed it land, nor leave when it moved on, and the board then
+ * shows a piece from nowhere (master 123: a chariot f1h1 read as f1xf5, seen again only as it
+ * slid h1f1 eight plies later). The worlds where it was: the record taken back to that move, the
+ * move changed, the moves since kept while legal, then the shortest line that reads the board
+ * as it stands with no other sensor wrong; that point masked.
+ */
+function unseenLandingWorlds(input: ReaderInput, ctx: Ctx): { world: DeadWorld; off: number }[] {
+  const worlds: { world: DeadWorld; off: number }[] = [];
+  for (const d of input.doubts ?? []) {
+    const played = d.played[0];
+    if (d.unseen === undefined || played === undefined) continue;
+    for (const rival of d.unseen) {
+      const z = rival.to;
+      // (Its sensor read empty all along: no change since the move, none now.)
+      const still = (ctx.evidence.changedAt[z] ?? Number.NEGATIVE_INFINITY) <= (d.at ?? Number.NEGATIVE_INFINITY);
+      if (rival.from !== played.from || ctx.mask.has(z) || ctx.obs[z] !== 0 || !still) continue;
+      const pos = d.before.clone();
+      if (!pos.isLegal(rival)) continue;
+      pos.play(rival);
+      const kept = d.played.slice(1);
+      if (!kept.every((m) => pos.isLegal(m) && (pos.play(m), true))) continue;
+      const mask = new Set([...ctx.mask, z]);
+      const lines = resyncLines({
+        roots: [{ position: pos, retract: d.played.length, prefix: [rival, ...kept], cost: RETRACT_COST }],
+        obs: ctx.obs,
+        mask,
+        deadFrom: () => Number.POSITIVE_INFINITY,
+        setDown: (sq) =>
+          mask.has(sq) || ctx.obs[sq] !== 0 || ctx.evidence.visited?.has(sq) === true || ctx.refilled.includes(sq),
+        takenOff: (sq) => mask.has(sq) || ctx.obs[sq] === 0 || ctx.evidence.lifted.has(sq),
+        maxPlies: UNSEEN_LANDING_PLIES,
+      });
+      for (const l of lines)
+        if (l.dead === undefined)
+          worlds.push({
+            world: { square: z, reads: 'empty', moves: l.moves, retract: l.retract },
+            off: offTheWay(l.moves.slice(d.played.length), mask, ctx),
+          });
+    }
+  }
+  // (The ones whose way the lit points tell best: a piece that came back from afar unseen is
+  // known by where it slid.)
+  const best = Math.min(...worlds.map((w) => w.off));
+  const kept = worlds.filter((w) => w.off === best);
+  return kept.length <= RESYNC_WORLDS ? kept : [];
+}
+
+/**
+ * How far the points lit since the confirmed position (`visited`) are from the way of `line`:
+ * each lit point, now empty, that no move of it passes or reaches, and each move whose way has
+ * points lit and points not (a slide lights every point it passes, a piece carried none).
+ */
+function offTheWay(line: readonly Move[], mask: ReadonlySet<Square>, ctx: Ctx): number {
+  const visited = ctx.evidence.visited;
+  if (visited === undefined) return 0;
+  const live = (sq: Square) => !mask.has(sq);
+  let off = 0;
+  const passed = new Set<Square>();
+  for (const m of line) {
+    const way = between(m.from, m.to).filter(live);
+    const lit = way.filter((sq) => visited.has(sq)).length;
+    if (lit > 0 && lit < way.length) off++;
+    for (const sq of [...way, m.to]) passed.add(sq);
+  }
+  for (const sq of visited) if (live(sq) && ctx.obs[sq] === 0 && !passed.has(sq)) off++;
+  return off;
+}
+
+/**
+ * A verdict of a dead sensor (or of none that fits) with the worlds of a capture nobody saw whose
+ * piece went elsewhere unseen beside it, when there are any: play tells which.
+ */
+function withUnseenLandings(input: ReaderInput, ctx: Ctx, v: Verdict): Verdict {
+  if (input.probing || (v.kind !== 'doubt' && v.kind !== 'suspect' && v.kind !== 'unknown')) return v;
+  const unseen = unseenLandingWorlds(input, ctx);
+  if (unseen.length === 0) return v;
+  // (Not before the board is still: such a piece may be sliding on, its way not all lit yet.)
+  if (!input.settled) return waitVerdict(input, input.settleAt);
+  const own: DeadWorld[] =
+    v.kind === 'doubt' ? v.worlds : v.kind === 'suspect' ? [{ square: v.square, reads: v.reads, moves: [] }] : [];
+  // The world the lit points tell best first: it is the one recorded if play never tells.
+  const all = [
+    ...own.map((world) => ({ world, off: offTheWay(world.moves, new Set([...ctx.mask, world.square]), ctx) })),
+    ...unseen,
+  ];
+  all.sort((a, b) => a.off - b.off);
+  return { kind: 'doubt', worlds: all.map((w) => w.world) };
+}
+
+/** The most moves since a capture nobody saw that its piece, unseen elsewhere, explains at once. */
+const UNSEEN_LANDING_PLIES = 2;
+
+/**
  * Nothing fits. Is one square's sensor dead? A candidate has read the same for a while and is
  * the one square that spoils a near fit; it is suspected when masking it, and no other candidate,
  * lets the board fit.
@@ -898,7 +1011,7 @@ function suspectDeadSquare(input: ReaderInput, nearFits: readonly Explanation[],
   if (v.kind === 'commit' && v.revision && v.moves.length === 0) {
     const stuck = stuckOrigins(input, undefined, ctx);
     if (stuck.length > 0)
-      return { kind: 'doubt', worlds: [{ square: sq, reads, moves: [], retract: true }, ...stuck] };
+      return { kind: 'doubt', worlds: [{ square: sq, reads, moves: [], retract: 1 }, ...stuck] };
   }
   const mover = reads === 'empty' ? rivalMover(input, ctx, sq) : undefined;
   if (mover) return { kind: 'doubt', worlds: [{ square: sq, reads, moves: [] }, mover] };
@@ -927,7 +1040,7 @@ function rivalMover(input: ReaderInput, ctx: Ctx, sq: Square): DeadWorld | undef
   const landed = input.landedAt ?? Number.NEGATIVE_INFINITY;
   if (ctx.obs[m.from] !== 0 || ctx.mask.has(m.from) || !(left < off && off < landed)) return undefined;
   if (!previous.position.legalDestinations(sq).includes(m.to)) return undefined;
-  return { square: m.from, reads: 'empty', moves: [{ from: sq, to: m.to }], retract: true };
+  return { square: m.from, reads: 'empty', moves: [{ from: sq, to: m.to }], retract: 1 };
 }
 
 /** When a point reading the same since its last change has read so long it may be a dead sensor. */
@@ -1780,19 +1893,27 @@ function isHidden(pos: Position, m: Move, onTop: boolean, prev: Move | undefined
  * an empty point that reads empty: had it gone there over a dead sensor, the board would look the
  * same.
  */
-function blindCaptures(input: ReaderInput, moves: readonly Move[], ctx: Ctx): Move[] {
-  const out: Move[] = [];
+function blindCaptures(
+  input: ReaderInput,
+  moves: readonly Move[],
+  ctx: Ctx,
+): { blind: Move[]; elsewhere: Move[] } {
+  const blind: Move[] = [];
+  const elsewhere: Move[] = [];
   const pos = input.base.clone();
   moves.forEach((m, k) => {
     if (pos.colorAt(m.to) !== 0 && isHidden(pos, m, false, moves[k - 1], ctx)) {
-      const elsewhere = pos
+      const others = pos
         .legalDestinations(m.from)
-        .some((to) => to !== m.to && pos.colorAt(to) === 0 && (ctx.obs[to] === 0 || ctx.mask.has(to)));
-      if (elsewhere) out.push(m);
+        .filter((to) => to !== m.to && pos.colorAt(to) === 0 && (ctx.obs[to] === 0 || ctx.mask.has(to)));
+      if (others.length > 0) blind.push(m);
+      // (Only the first move's: a later one's point is known only as the record's line goes on.
+      // A known dead point is no news: the reader already reads landings there.)
+      if (k === 0) for (const to of others) if (!ctx.mask.has(to)) elsewhere.push({ from: m.from, to });
     }
     pos.play(m);
   });
-  return out;
+  return { blind, elsewhere };
 }
 
 /** The capture's target was seen lifted since the move before it (`prev`) began. */

@@ -54,8 +54,8 @@ interface World {
   readonly square: Square;
   readonly reads: 'empty' | 'occupied';
   readonly moves: readonly Move[];
-  /** Its line follows the last move taken back. */
-  readonly retract: boolean;
+  /** Its line follows this many moves taken back. */
+  readonly retract: number;
   readonly tracker: Tracker;
   /**
    * Plies of its game at the fork, its line played. Taking back a move of its line is part of its
@@ -203,7 +203,9 @@ export class Tracker {
       const copy = this.copyOfGame(this.port.game.moves.length);
       if (!copy.ok) continue;
       const game = copy.value;
-      if (w.retract && !game.undoLast(f.t).ok) continue;
+      let undone = 0;
+      while (undone < (w.retract ?? 0) && game.undoLast(f.t).ok) undone++;
+      if (undone < (w.retract ?? 0)) continue;
       if (!w.moves.every((m) => game.play(m, f.t).ok)) continue;
       // (A world that loses the board is over: it is not read again.)
       const tracker = new Tracker(game, { ...this.options, resync: false }, this.clock);
@@ -212,7 +214,7 @@ export class Tracker {
         square: w.square,
         reads: w.reads,
         moves: w.moves,
-        retract: w.retract === true,
+        retract: w.retract ?? 0,
         tracker,
         plies: game.moves.length,
         recorded: [],
@@ -491,7 +493,12 @@ export class Tracker {
       // One move a step: a write the journal refuses is then a step not done, tried again later
       // (the world reads on meanwhile, so nothing played is lost).
       const steps = [
-        ...(world.retract ? [{ moves: [], revision: true, t: fork.t, frameT: fork.frameT }] : []),
+        ...Array.from({ length: world.retract }, () => ({
+          moves: [],
+          revision: true,
+          t: fork.t,
+          frameT: fork.frameT,
+        })),
         ...world.moves.map((m) => ({ moves: [m], revision: false, t: fork.t, frameT: fork.frameT })),
         ...world.recorded.map((e) =>
           e.type === 'move'

@@ -692,6 +692,21 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     expectAlertedThenRight(judged);
   });
 
+  it('master 123: a capture nobody saw whose piece shows again, sliding from a point that never read it, is put right', () => {
+    // h1 reads empty from ply 9. At ply 21 Red's chariot goes f1 → h1, unseen: read as f1 x f5, a
+    // capture nobody saw (said so). Eight plies later it slides h1 → f1 (g1 lit on its way): read
+    // as a piece from nowhere on f1, a doubt over f5 and f1 that never named h1, and the record kept
+    // the chariot on f5. The capture's other points, h1 among them, are held in doubt: a world for
+    // each that reads the board from there, of which the lit g1 leaves h1 and puts it first (the
+    // others leave g1 unexplained); play ends the doubt (Black's piece, still on f5, moves), and
+    // the record is put right from ply 21 with h1 named.
+    const judged = judgeGame(masterGame(123), dead('h1', 'empty', 9, 3712290058, true));
+    const doubt = judged.emitted.find((e) => e.type === 'alert' && e.alert.sensors?.includes('h1'));
+    expect(doubt?.type === 'alert' && doubt.alert.sensors).toEqual(['h1', 'f5', 'f1']);
+    expect(faults(judged)).toEqual(['h1']);
+    expectAlertedThenRight(judged);
+  });
+
   it('master 372: a point reading empty under a piece 30 ms after the last landing is a sensor, not a reply', () => {
     // Black's chariot lands on b9 (bouncing 23 ms); i3 reads empty under Red's soldier 30 ms after
     // it first read the chariot. Read as Red lifting the soldier, then Red's a0 → b0 as the soldier
