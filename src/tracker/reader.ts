@@ -29,7 +29,7 @@ import {
 } from '../rules/index.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
 import { type Spell, soonestDeparture } from './lifts.js';
-import { RETRACT_COST, type ResyncRoot, resyncLines } from './resync.js';
+import { RETRACT_COST, type ResyncInput, type ResyncRoot, resyncLines } from './resync.js';
 
 /** The cells a position shows to sensors of one kind. */
 export function expectedCells(pos: Position, sensing: Sensing): Cells {
@@ -626,7 +626,12 @@ export function judge(input: ReaderInput): Verdict {
         kind: 'doubt',
         worlds: [...origins, { square: phantom, reads: 'occupied', moves: [] }],
       });
-    return withUnseenLandings(input, ctx, { kind: 'suspect', square: phantom, reads: 'occupied', phantom: true });
+    return withUnseenLandings(input, ctx, {
+      kind: 'suspect',
+      square: phantom,
+      reads: 'occupied',
+      phantom: true,
+    });
   }
 
   // A move whose piece's point still reads it (its sensor stuck), the board showing all the rest
@@ -644,7 +649,10 @@ export function judge(input: ReaderInput): Verdict {
   ) {
     const stuck = stuckOrigins(input, undefined, ctx);
     if (stuck.length > 0)
-      return withUnseenLandings(input, ctx, { kind: 'doubt', worlds: [...stuck, ...unseenLanding(input, ctx)] });
+      return withUnseenLandings(input, ctx, {
+        kind: 'doubt',
+        worlds: [...stuck, ...unseenLanding(input, ctx)],
+      });
   }
 
   // The opponent's reply already set down while the mover's piece was never seen landing: no
@@ -806,12 +814,7 @@ function readAgain(input: ReaderInput, ctx: Ctx, verdict: Verdict): Verdict | un
     obs: ctx.obs,
     mask: ctx.mask,
     deadFrom: (sq) => (ctx.evidence.changedAt[sq] ?? Number.NEGATIVE_INFINITY) + ctx.timing.strayMs,
-    setDown: (sq) =>
-      ctx.mask.has(sq) ||
-      ctx.obs[sq] !== 0 ||
-      ctx.evidence.visited?.has(sq) === true ||
-      ctx.refilled.includes(sq),
-    takenOff: (sq) => ctx.mask.has(sq) || ctx.obs[sq] === 0 || ctx.evidence.lifted.has(sq),
+    ...shownOnSensors(ctx, ctx.mask),
     maxPlies: RESYNC_PLIES,
   });
   if (lines.length === 0) return undefined;
@@ -858,31 +861,37 @@ function readAgain(input: ReaderInput, ctx: Ctx, verdict: Verdict): Verdict | un
   };
 }
 
+/** What a line read again must have shown (`ResyncInput`): a point set down on, a point taken off. */
+function shownOnSensors(ctx: Ctx, mask: ReadonlySet<Square>): Pick<ResyncInput, 'setDown' | 'takenOff'> {
+  return {
+    setDown: (sq) =>
+      mask.has(sq) ||
+      ctx.obs[sq] !== 0 ||
+      ctx.evidence.visited?.has(sq) === true ||
+      ctx.refilled.includes(sq),
+    takenOff: (sq) => mask.has(sq) || ctx.obs[sq] === 0 || ctx.evidence.lifted.has(sq),
+  };
+}
+
 /**
  * For each move of the record in doubt, each rival: the record with that move changed to it (the
  * moves after it kept, while they stay legal), as a root to read the board again from.
  */
 function rivalRoots(doubts: readonly RecordDoubt[]): ResyncRoot[] {
-  const roots: ResyncRoot[] = [];
-  for (const d of doubts) {
-    for (const rival of d.rivals) {
-      const pos = d.before.clone();
-      if (!pos.isLegal(rival)) continue;
-      pos.play(rival);
-      const kept = d.played.slice(1);
-      let legal = true;
-      for (const m of kept) {
-        if (!pos.isLegal(m)) {
-          legal = false;
-          break;
-        }
-        pos.play(m);
-      }
-      if (!legal) continue;
-      roots.push({ position: pos, retract: d.played.length, prefix: [rival, ...kept], cost: RETRACT_COST });
-    }
+  return doubts.flatMap((d) => d.rivals.flatMap((rival) => rivalRoot(d, rival) ?? []));
+}
+
+/** The record with the move in doubt changed to `rival`, the moves after it kept (if all still legal). */
+function rivalRoot(d: RecordDoubt, rival: Move): ResyncRoot | undefined {
+  const pos = d.before.clone();
+  if (!pos.isLegal(rival)) return undefined;
+  pos.play(rival);
+  const kept = d.played.slice(1);
+  for (const m of kept) {
+    if (!pos.isLegal(m)) return undefined;
+    pos.play(m);
   }
-  return roots;
+  return { position: pos, retract: d.played.length, prefix: [rival, ...kept], cost: RETRACT_COST };
 }
 
 /**
@@ -901,22 +910,18 @@ function unseenLandingWorlds(input: ReaderInput, ctx: Ctx): { world: DeadWorld; 
     for (const rival of d.unseen) {
       const z = rival.to;
       // (Its sensor read empty all along: no change since the move, none now.)
-      const still = (ctx.evidence.changedAt[z] ?? Number.NEGATIVE_INFINITY) <= (d.at ?? Number.NEGATIVE_INFINITY);
+      const still =
+        (ctx.evidence.changedAt[z] ?? Number.NEGATIVE_INFINITY) <= (d.at ?? Number.NEGATIVE_INFINITY);
       if (rival.from !== played.from || ctx.mask.has(z) || ctx.obs[z] !== 0 || !still) continue;
-      const pos = d.before.clone();
-      if (!pos.isLegal(rival)) continue;
-      pos.play(rival);
-      const kept = d.played.slice(1);
-      if (!kept.every((m) => pos.isLegal(m) && (pos.play(m), true))) continue;
+      const root = rivalRoot(d, rival);
+      if (root === undefined) continue;
       const mask = new Set([...ctx.mask, z]);
       const lines = resyncLines({
-        roots: [{ position: pos, retract: d.played.length, prefix: [rival, ...kept], cost: RETRACT_COST }],
+        roots: [root],
         obs: ctx.obs,
         mask,
         deadFrom: () => Number.POSITIVE_INFINITY,
-        setDown: (sq) =>
-          mask.has(sq) || ctx.obs[sq] !== 0 || ctx.evidence.visited?.has(sq) === true || ctx.refilled.includes(sq),
-        takenOff: (sq) => mask.has(sq) || ctx.obs[sq] === 0 || ctx.evidence.lifted.has(sq),
+        ...shownOnSensors(ctx, mask),
         maxPlies: UNSEEN_LANDING_PLIES,
       });
       for (const l of lines)
@@ -966,10 +971,17 @@ function withUnseenLandings(input: ReaderInput, ctx: Ctx, v: Verdict): Verdict {
   // (Not before the board is still: such a piece may be sliding on, its way not all lit yet.)
   if (!input.settled) return waitVerdict(input, input.settleAt);
   const own: DeadWorld[] =
-    v.kind === 'doubt' ? v.worlds : v.kind === 'suspect' ? [{ square: v.square, reads: v.reads, moves: [] }] : [];
+    v.kind === 'doubt'
+      ? v.worlds
+      : v.kind === 'suspect'
+        ? [{ square: v.square, reads: v.reads, moves: [] }]
+        : [];
   // The world the lit points tell best first: it is the one recorded if play never tells.
   const all = [
-    ...own.map((world) => ({ world, off: offTheWay(world.moves, new Set([...ctx.mask, world.square]), ctx) })),
+    ...own.map((world) => ({
+      world,
+      off: offTheWay(world.moves, new Set([...ctx.mask, world.square]), ctx),
+    })),
     ...unseen,
   ];
   all.sort((a, b) => a.off - b.off);
