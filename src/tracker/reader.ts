@@ -924,8 +924,9 @@ function unseenLandingWorlds(input: ReaderInput, ctx: Ctx): { world: DeadWorld; 
         ...shownOnSensors(ctx, mask),
         maxPlies: UNSEEN_LANDING_PLIES,
       });
+      // (Only a line whose piece leaves that point: the piece seen again is the news.)
       for (const l of lines)
-        if (l.dead === undefined)
+        if (l.dead === undefined && l.moves.slice(d.played.length).some((m) => m.from === z))
           worlds.push({
             world: { square: z, reads: 'empty', moves: l.moves, retract: l.retract },
             off: offTheWay(l.moves.slice(d.played.length), mask, ctx),
@@ -976,15 +977,16 @@ function withUnseenLandings(input: ReaderInput, ctx: Ctx, v: Verdict): Verdict {
       : v.kind === 'suspect'
         ? [{ square: v.square, reads: v.reads, moves: [] }]
         : [];
-  // The world the lit points tell best first: it is the one recorded if play never tells.
-  const all = [
-    ...own.map((world) => ({
-      world,
-      off: offTheWay(world.moves, new Set([...ctx.mask, world.square]), ctx),
-    })),
-    ...unseen,
-  ];
-  all.sort((a, b) => a.off - b.off);
+  // The world the lit points tell best first: it is the one recorded if play never tells. Such a
+  // piece's line that the lit points tell worse than a reading of the reader's own is no news.
+  const mine = own.map((world) => ({
+    world,
+    off: offTheWay(world.moves, new Set([...ctx.mask, world.square]), ctx),
+  }));
+  const best = Math.min(...mine.map((w) => w.off));
+  const news = unseen.filter((w) => w.off <= best);
+  if (news.length === 0) return v;
+  const all = [...mine, ...news].sort((a, b) => a.off - b.off);
   return { kind: 'doubt', worlds: all.map((w) => w.world) };
 }
 
