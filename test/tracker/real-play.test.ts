@@ -218,6 +218,15 @@ describe('late removal, the colour sensor reading the captured piece until it is
     expect([at(39), at(40)].map((e) => e?.type === 'move' && e.iccs)).toEqual(['d5e3', 'f7f3']);
   });
 
+  it("master 92: a capture nobody saw is read again elsewhere only when that piece is seen to move on", () => {
+    // Black's elephant takes on c5 (read red: the victim below), recorded as a capture nobody saw;
+    // Red plays b0c2, takes it back and plays it again, while c5 turns black as the victim is pulled
+    // out. Read as a sensor reading wrong with the elephant gone to g5 or g9 unseen instead, the
+    // elephant never moving since, the doubt broke the record (out of sync two plies on).
+    const judged = judgeGame(masterGame(92), lower(3568677226, false));
+    expect(judged.classification.kind).toBe('exact');
+  });
+
   it('master 922: a stack touched (its point empty for 14 ms) still has its capturer on top', () => {
     // Black's chariot stands on the red horse it took on h4 (read red). The point flickers empty as the
     // horse is pulled out: read as Red's chariot from h1 taking on h4, until it landed on d1.
