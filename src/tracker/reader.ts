@@ -978,14 +978,17 @@ function withUnseenLandings(input: ReaderInput, ctx: Ctx, v: Verdict): Verdict {
         ? [{ square: v.square, reads: v.reads, moves: [] }]
         : [];
   // The world the lit points tell best first: it is the one recorded if play never tells. Such a
-  // piece's line that the lit points tell worse than a reading of the reader's own is no news.
+  // piece's line that the lit points tell worse than a reading of the reader's own is no news; as
+  // well only, it is when one point alone could have hidden the piece: a capture nobody saw is
+  // common (swapped within a scan), and a piece back from any of several points says nothing of it.
   const mine = own.map((world) => ({
     world,
     off: offTheWay(world.moves, new Set([...ctx.mask, world.square]), ctx),
   }));
   const best = Math.min(...mine.map((w) => w.off));
   const news = unseen.filter((w) => w.off <= best);
-  if (news.length === 0) return v;
+  const points = new Set(news.map((w) => w.world.square));
+  if (news.length === 0 || (points.size > 1 && news.some((w) => w.off === best))) return v;
   const all = [...mine, ...news].sort((a, b) => a.off - b.off);
   return { kind: 'doubt', worlds: all.map((w) => w.world) };
 }

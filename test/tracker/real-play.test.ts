@@ -218,7 +218,7 @@ describe('late removal, the colour sensor reading the captured piece until it is
     expect([at(39), at(40)].map((e) => e?.type === 'move' && e.iccs)).toEqual(['d5e3', 'f7f3']);
   });
 
-  it("master 92: a capture nobody saw is read again elsewhere only when that piece is seen to move on", () => {
+  it('master 92: a capture nobody saw is read again elsewhere only when that piece is seen to move on', () => {
     // Black's elephant takes on c5 (read red: the victim below), recorded as a capture nobody saw;
     // Red plays b0c2, takes it back and plays it again, while c5 turns black as the victim is pulled
     // out. Read as a sensor reading wrong with the elephant gone to g5 or g9 unseen instead, the
