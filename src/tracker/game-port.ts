@@ -178,7 +178,7 @@ export class TrackedGame {
       before: this.game.positionAfter(d.ply - 1)!,
       rivals: d.rivals,
       played: this.game.moves.slice(d.ply - 1).map((m) => m.move),
-      ...(d.unseen ? { unseen: d.unseen, at: this.game.moves[d.ply - 1]!.t } : {}),
+      ...(d.unseen ? { unseen: { moves: d.unseen, at: this.game.moves[d.ply - 1]!.t } } : {}),
     }));
   }
 

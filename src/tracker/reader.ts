@@ -110,13 +110,11 @@ export interface RecordDoubt {
   /** The record from it on: the move in doubt, then the moves after it. */
   readonly played: readonly Move[];
   /**
-   * A capture nobody saw (`blind`): where its piece could have gone instead, to an empty point
-   * whose sensor would not have shown it (a dead sensor looks the same). Not read again as
-   * rivals are: only a world of a dead-sensor doubt, when play shows that piece again.
+   * A capture nobody saw (`blind`), recorded `at`: where its piece could have gone instead, to an
+   * empty point whose sensor would not have shown it (a dead sensor looks the same). Not read
+   * again as rivals are: only a world of a dead-sensor doubt, when play shows that piece again.
    */
-  readonly unseen?: readonly Move[];
-  /** When the move in doubt was recorded. */
-  readonly at?: number;
+  readonly unseen?: { readonly moves: readonly Move[]; readonly at: number };
 }
 
 export interface ReaderInput {
@@ -907,11 +905,10 @@ function unseenLandingWorlds(input: ReaderInput, ctx: Ctx): { world: DeadWorld; 
   for (const d of input.doubts ?? []) {
     const played = d.played[0];
     if (d.unseen === undefined || played === undefined) continue;
-    for (const rival of d.unseen) {
+    for (const rival of d.unseen.moves) {
       const z = rival.to;
       // (Its sensor read empty all along: no change since the move, none now.)
-      const still =
-        (ctx.evidence.changedAt[z] ?? Number.NEGATIVE_INFINITY) <= (d.at ?? Number.NEGATIVE_INFINITY);
+      const still = (ctx.evidence.changedAt[z] ?? Number.NEGATIVE_INFINITY) <= d.unseen.at;
       if (rival.from !== played.from || ctx.mask.has(z) || ctx.obs[z] !== 0 || !still) continue;
       const root = rivalRoot(d, rival);
       if (root === undefined) continue;

@@ -203,9 +203,10 @@ export class Tracker {
       const copy = this.copyOfGame(this.port.game.moves.length);
       if (!copy.ok) continue;
       const game = copy.value;
+      const back = w.retract ?? 0;
       let undone = 0;
-      while (undone < (w.retract ?? 0) && game.undoLast(f.t).ok) undone++;
-      if (undone < (w.retract ?? 0)) continue;
+      while (undone < back && game.undoLast(f.t).ok) undone++;
+      if (undone < back) continue;
       if (!w.moves.every((m) => game.play(m, f.t).ok)) continue;
       // (A world that loses the board is over: it is not read again.)
       const tracker = new Tracker(game, { ...this.options, resync: false }, this.clock);
