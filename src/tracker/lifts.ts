@@ -41,6 +41,20 @@ export class Lifts {
    */
   private readonly visitTimes = new Map<Square, number[]>();
 
+  /**
+   * The readings of empty points kept at the last reset, and the cells they were of: a move taken
+   * back at once (a slide's resting point read as its landing, then left: master 125) returns to
+   * that position, and what was seen since it (the slide's trail) is its evidence again.
+   */
+  private kept: { cells: Cells; times: Map<Square, number[]> } | undefined;
+  /** The cells the evidence is of (`expected` at the last reset). */
+  private of: Cells | undefined;
+  /**
+   * Points a move taken back at once was read landing on: passed over, no piece's stay (their
+   * readings, restored, would read that landing again).
+   */
+  private readonly passedOver = new Set<Square>();
+
   constructor(private readonly bounceMs: number) {}
 
   /**
@@ -144,7 +158,7 @@ export class Lifts {
   spells(sq: Square): Spell[] {
     const times = this.visitTimes.get(sq);
     const out: Spell[] = [];
-    if (times === undefined) return out;
+    if (times === undefined || this.passedOver.has(sq)) return out;
     for (let k = 0; k < times.length; k += 2) {
       const from = times[k]!;
       const to = times[k + 1] ?? Number.POSITIVE_INFINITY;
@@ -162,8 +176,16 @@ export class Lifts {
    * they are the next move's evidence (a target lifted after its capturer).
    */
   reset(expected: Cells, mover?: (sq: Square) => boolean): void {
+    // (Kept only until the new position has been seen as it is: a move taken back later is a
+    // takeback, its old readings no evidence for the moves played instead.)
+    this.kept =
+      this.of !== undefined && this.of !== expected
+        ? { cells: this.of, times: new Map(this.visitTimes) }
+        : undefined;
+    this.of = expected;
     this.visits.clear();
     this.visitTimes.clear();
+    this.passedOver.clear();
     let start = Number.POSITIVE_INFINITY;
     if (mover) {
       for (const [sq, lift] of this.open) {
@@ -177,6 +199,34 @@ export class Lifts {
     }
     for (const sq of [...this.unseenDepartures.keys()])
       if (!this.open.has(sq) && !this.firstClosed.has(sq)) this.unseenDepartures.delete(sq);
+  }
+
+  /**
+   * The last move was taken back, returning to `expected`: a reset, then, if that is the position
+   * the evidence was of before the move, the readings of its empty points since it are restored:
+   * those kept at the move, the move's landing point taken off again since, and those seen since.
+   */
+  resetBack(expected: Cells, mover?: (sq: Square) => boolean): void {
+    const kept = this.kept;
+    const landed = this.of;
+    const sinceTimes = new Map(this.visitTimes);
+    const off = this.firstAt(Number.POSITIVE_INFINITY);
+    this.reset(expected, mover);
+    this.kept = undefined;
+    if (kept?.cells !== expected) return;
+    for (let sq = 0; sq < 90; sq++) {
+      if (expected[sq] !== '.') continue;
+      const times = [...(kept.times.get(sq) ?? [])];
+      const left = off.get(sq);
+      if (times.length % 2 === 1 && left !== undefined) times.push(left);
+      (sinceTimes.get(sq) ?? []).forEach((t, k) => {
+        if ((times.length % 2 === 0) === (k % 2 === 0) && !(t < (times.at(-1) ?? t))) times.push(t);
+      });
+      if (times.length === 0) continue;
+      this.visitTimes.set(sq, times);
+      this.visits.add(sq);
+      if (landed !== undefined && landed[sq] !== '.') this.passedOver.add(sq);
+    }
   }
 
   /** A point of the confirmed position has read empty since `t`: a lift under way. */

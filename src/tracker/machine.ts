@@ -414,7 +414,16 @@ export function createTrackerMachine() {
               .filter((l) => l.length > done.length && done.every((m, k) => sameMove(m, l[k]!)))
               .map((l) => l.slice(done.length))
           : [];
-        const fresh = freshEvidence(context, event.game.position, true);
+        // (A move taken back at once, the board unchanged since it was read (a slide's resting
+        // point read as its landing, already left), returns to the position before it, and to
+        // its evidence. A takeback made later is a move of its own: master 35.)
+        const back =
+          v.kind === 'commit' &&
+          v.revision &&
+          v.moves.length === 0 &&
+          (v.retracts ?? 1) === 1 &&
+          context.readings.commitsSinceChange >= 2;
+        const fresh = freshEvidence(context, event.game.position, true, back);
         // A committed move's piece already taken off again (the opponent holding it to capture it)
         // has been lifted since its point last changed: that lift is the next move's evidence.
         // So has a piece a takeback or revision puts back on a point that reads empty (the revised
@@ -1062,13 +1071,15 @@ function landingSeen(context: Context): Landing {
 }
 
 /** Evidence starts again from a new confirmed position (or the same one, seen again). */
-function freshEvidence(context: Context, pos: Position, revisable: boolean): Partial<Context> {
+function freshEvidence(context: Context, pos: Position, revisable: boolean, back = false): Partial<Context> {
   const cells = context.readings.cellsOf(pos);
   const side = pos.turnCode;
   // (A masked point reads nothing of its piece: no lift of the mover's under way there, and no
   // evidence kept since a dead sensor's first reading.)
   const { mask } = context.readings;
-  context.readings.lifts.reset(cells, (s) => pos.colorAt(s) === side && !mask.has(s));
+  const mover = (s: Square): boolean => pos.colorAt(s) === side && !mask.has(s);
+  if (back) context.readings.lifts.resetBack(cells, mover);
+  else context.readings.lifts.reset(cells, mover);
   return {
     button: undefined,
     replyButton: undefined,

@@ -323,6 +323,8 @@ interface Ctx {
   readonly lastCaptured: boolean;
   /** The board judged again with one more point masked on trial, by point (see `probe`). */
   readonly probes: Map<Square, Verdict>;
+  /** A time a reading not yet due becomes due: a verdict to wait is asked again by then. */
+  askAgainAt?: number;
 }
 
 /** A piece slid from `from` over the points up to `reach` (all empty now): it went at least there. */
@@ -387,7 +389,15 @@ export function judge(input: ReaderInput): Verdict {
     lastCaptured: tookPiece(input.previous),
     probes: new Map(),
   };
+  const v = judgeBoard(input, ctx);
+  const due = ctx.askAgainAt;
+  return v.kind === 'wait' && due !== undefined && !(due >= (v.recheckAt ?? Number.POSITIVE_INFINITY))
+    ? { ...v, recheckAt: due }
+    : v;
+}
 
+function judgeBoard(input: ReaderInput, ctx: Ctx): Verdict {
+  const { obs } = ctx;
   // The board as it was: nothing to explain.
   if (exactly(input.base, ctx)) return { kind: 'idle' };
   // A capture held back in doubt whose capturer is lifted off its victim's point again: no knocked
@@ -582,6 +592,9 @@ export function judge(input: ReaderInput): Verdict {
         if (input.now < until) return waitVerdict(input, until, [], verdict.moves);
       }
       const { blind, elsewhere } = blindCaptures(input, verdict.moves, ctx);
+      // (Once the move is to be recorded: a fork is acted on at once.)
+      const told = verdict.ready ? toldElsewhere(input, verdict.moves, elsewhere, ctx) : undefined;
+      if (told !== undefined) return told;
       if (rivals.length > 0 || unseen || knock || blind.length > 0)
         return {
           ...verdict,
@@ -643,7 +656,7 @@ export function judge(input: ReaderInput): Verdict {
     !moverLifted(input.base, input.evidence.lifted, input.observed) &&
     (button === input.base.turn ||
       replyBegun(input, ctx) ||
-      input.now - lastChange(ctx) >= timing.maskAfterMs)
+      input.now - lastChange(ctx) >= ctx.timing.maskAfterMs)
   ) {
     const stuck = stuckOrigins(input, undefined, ctx);
     if (stuck.length > 0)
@@ -942,21 +955,44 @@ function unseenLandingWorlds(input: ReaderInput, ctx: Ctx): { world: DeadWorld; 
  * each lit point, now empty, that no move of it passes or reaches, and each move whose way has
  * points lit and points not (a slide lights every point it passes, a piece carried none).
  */
-function offTheWay(line: readonly Move[], mask: ReadonlySet<Square>, ctx: Ctx): number {
+function offTheWay(
+  line: readonly Move[],
+  mask: ReadonlySet<Square>,
+  ctx: Ctx,
+  slide?: { from: number; to: number },
+): number {
   const visited = ctx.evidence.visited;
   if (visited === undefined) return 0;
+  // (Within `slide` only, when given: the points a sliding piece could have lit while no other
+  // hand was at work, each passed or rested on (longer than a bounce: a flicker anywhere is no
+  // piece passing, master 782; no longer than a rest, rule 11: a piece set down is no slide).)
+  const history = ctx.evidence.history;
+  const lit = (sq: Square): boolean =>
+    visited.has(sq) &&
+    (slide === undefined ||
+      history === undefined ||
+      history
+        .spells(sq)
+        .some((sp) => sp.from >= slide.from && sp.from < slide.to && sp.to - sp.from <= SLIDE_REST_MAX_MS));
   const live = (sq: Square) => !mask.has(sq);
   let off = 0;
   const passed = new Set<Square>();
   for (const m of line) {
     const way = between(m.from, m.to).filter(live);
-    const lit = way.filter((sq) => visited.has(sq)).length;
-    if (lit > 0 && lit < way.length) off++;
+    const seen = way.filter(lit).length;
+    if (seen > 0 && seen < way.length) off++;
     for (const sq of [...way, m.to]) passed.add(sq);
   }
-  for (const sq of visited) if (live(sq) && ctx.obs[sq] === 0 && !passed.has(sq)) off++;
+  for (const sq of visited) if (live(sq) && lit(sq) && ctx.obs[sq] === 0 && !passed.has(sq)) off++;
   return off;
 }
+
+/** How far the lit points (of a `slide`, when given) are from a world's line, its point masked. */
+const worldOff = (w: DeadWorld, ctx: Ctx, slide?: { from: number; to: number }): number =>
+  offTheWay(w.moves, new Set([...ctx.mask, w.square]), ctx, slide);
+
+/** The longest a slid piece rests on a point on its way (rule 11: 150–600 ms). */
+const SLIDE_REST_MAX_MS = 600;
 
 /**
  * A verdict of a dead sensor (or of none that fits) with the worlds of a capture nobody saw whose
@@ -980,7 +1016,7 @@ function withUnseenLandings(input: ReaderInput, ctx: Ctx, v: Verdict): Verdict {
   // common (swapped within a scan), and a piece back from any of several points says nothing of it.
   const mine = own.map((world) => ({
     world,
-    off: offTheWay(world.moves, new Set([...ctx.mask, world.square]), ctx),
+    off: worldOff(world, ctx),
   }));
   const best = Math.min(...mine.map((w) => w.off));
   const news = unseen.filter((w) => w.off <= best);
@@ -1122,7 +1158,17 @@ function unseenLanding(input: ReaderInput, ctx: Ctx, replyLanded = false): DeadW
       if (!early) found.push({ square: to, reads: 'empty', moves: v.moves });
     }
   }
-  return found;
+  // (Only those whose way the lit points tell best: a slide lights every point it passes, so a
+  // trail run out short of an empty point says the piece went on to it, not off elsewhere.)
+  return bestTold(found, ctx);
+}
+
+/** The worlds whose lines the points lit since the confirmed position tell best (`offTheWay`). */
+function bestTold(worlds: DeadWorld[], ctx: Ctx): DeadWorld[] {
+  if (worlds.length < 2) return worlds;
+  const off = worlds.map((w) => worldOff(w, ctx));
+  const best = Math.min(...off);
+  return worlds.filter((_, k) => off[k] === best);
 }
 
 /**
@@ -1295,8 +1341,12 @@ function slideWentOn(input: ReaderInput, fits: readonly Explanation[], ctx: Ctx)
     return undefined;
   if (!fits.every((e) => !e.revision && e.hand.includes(landing))) return undefined;
   const left = departure(landing, ctx);
-  if (!Number.isFinite(left) || ctx.now < left + NUDGE_MAX_MS) return undefined;
+  if (!Number.isFinite(left)) return undefined;
   let replied = false;
+  const takers = base
+    .legalMovesFrom((sq) => base.colorAt(sq) === base.turnCode && ctx.obs[sq] !== 0)
+    .filter((m) => m.to === landing)
+    .map((m) => m.from);
   for (const [sq, t] of ctx.first) {
     // (A hand at work as it left may have knocked it off, rule 14: one that had just taken a piece
     // up anywhere, reaching for the next, or one at a piece next to it about then.)
@@ -1304,6 +1354,9 @@ function slideWentOn(input: ReaderInput, fits: readonly Explanation[], ctx: Ctx)
     if (sq !== landing && near(sq, landing) && Math.abs(t - left) <= KNOCK_AFTER_LIFT_MS) return undefined;
     if (t <= left || base.colorAt(sq) !== base.turnCode || ctx.obs[sq] !== 0 || ctx.mask.has(sq)) continue;
     if (base.legalDestinations(sq).includes(landing)) return undefined;
+    // (Nor a piece next to one that can take it there: knocked by the hand reaching for that
+    // one, the slide's piece its victim taken off first (master 408).)
+    if (takers.some((p) => near(p, sq))) continue;
     replied = true;
   }
   if (!replied) return undefined;
@@ -1315,6 +1368,11 @@ function slideWentOn(input: ReaderInput, fits: readonly Explanation[], ctx: Ctx)
   // (Its point unchanged since before the slide stopped: a live sensor would have read it land.)
   if ((ctx.evidence.changedAt[next] ?? Number.NEGATIVE_INFINITY) >= ctx.lastLanded) return undefined;
   if (!before.legalDestinations(move.from).includes(next)) return undefined;
+  // (Not while it may be a nudge: asked again once it has been off longer.)
+  if (ctx.now < left + NUDGE_MAX_MS) {
+    ctx.askAgainAt = left + NUDGE_MAX_MS;
+    return undefined;
+  }
   if (!ctx.mask.has(next)) return { kind: 'suspect', square: next, reads: 'empty' };
   // (Read at once: what shows it is the opponent's hand, not this piece's, which may not pass by.)
   return {
@@ -1928,6 +1986,75 @@ function blindCaptures(
     pos.play(m);
   });
   return { blind, elsewhere };
+}
+
+/**
+ * A capture nobody saw against the points lit since its piece left: a slide lights every point it
+ * passes and a piece carried none, so one lit off its way, or a way lit only in part, tells
+ * against it (masters 82, 993, 1087: a chariot slid onto a dead point, one point lit on the way,
+ * read as a capture the other way or past it). When exactly one of the other points its piece
+ * could have gone to (`elsewhere`, reading empty all along) is told better, with the board
+ * otherwise read the same, the piece went there: that one world, its point masked and named.
+ */
+function toldElsewhere(
+  input: ReaderInput,
+  moves: readonly Move[],
+  elsewhere: readonly Move[],
+  ctx: Ctx,
+): Verdict | undefined {
+  const capture = moves[0];
+  if (input.probing || moves.length !== 1 || capture === undefined || elsewhere.length === 0)
+    return undefined;
+  // (Its victim's point reads the victim still: with colour sensing a capture shows the capturer.)
+  if (!matches(input.base.colorAt(capture.to), ctx.obs[capture.to]!)) return undefined;
+  const left = departure(capture.from, ctx);
+  // (Only points lit since its piece left, before the opponent's hand was at work: master 44, a
+  // piece of the reply set down out of place beside the capture's origin.)
+  let reply = Number.POSITIVE_INFINITY;
+  for (const [sq, t] of ctx.first)
+    if (t > left && input.base.colorAt(sq) === 3 - input.base.turnCode) reply = Math.min(reply, t);
+  const slide = { from: left, to: reply };
+  const against = offTheWay(moves, ctx.mask, ctx, slide);
+  let best: DeadWorld | undefined;
+  let bestOff = against;
+  let tied = false;
+  for (const m of elsewhere) {
+    if ((ctx.evidence.changedAt[m.to] ?? Number.NEGATIVE_INFINITY) >= left) continue;
+    // (Not when the point before it emptied as a hand was at work beside it: a piece set down
+    // there and knocked off, master 187.)
+    const way = between(m.from, m.to);
+    const end = way[way.length - 1];
+    if (end !== undefined && handBeside(end, capture.from, ctx)) continue;
+    const world: DeadWorld = { square: m.to, reads: 'empty', moves: [m] };
+    const off = worldOff(world, ctx, slide);
+    if (off < bestOff) [best, bestOff, tied] = [world, off, false];
+    else if (off === bestOff && best !== undefined) tied = true;
+  }
+  if (best === undefined || tied) return undefined;
+  // (Nor when a point known dead, where landings are read from nothing, is told as well: master
+  // 818, a chariot slid onto a dead c5, read as gone on past it.)
+  for (const to of input.base.legalDestinations(capture.from))
+    if (
+      ctx.mask.has(to) &&
+      input.base.colorAt(to) === 0 &&
+      offTheWay([{ from: capture.from, to }], ctx.mask, ctx, slide) <= bestOff
+    )
+      return undefined;
+  // (Not while the piece taken off the point before it may be a nudge, set down again at once:
+  // master 343, a chariot slid to h4 and nudged, read as gone on to h5.)
+  const way = between(capture.from, best.square);
+  const emptied = ctx.evidence.changedAt[way[way.length - 1] ?? capture.from] ?? Number.NEGATIVE_INFINITY;
+  if (input.now < emptied + NUDGE_MAX_MS) return waitVerdict(input, emptied + NUDGE_MAX_MS);
+  return { kind: 'doubt', worlds: [best] };
+}
+
+/** A piece other than `mover`'s, next to `sq`, lifted about when `sq` last changed. */
+function handBeside(sq: Square, mover: Square, ctx: Ctx): boolean {
+  const changed = ctx.evidence.changedAt[sq];
+  if (changed === undefined) return false;
+  for (const [other, t] of ctx.first)
+    if (other !== mover && near(other, sq) && Math.abs(t - changed) <= KNOCK_AFTER_LIFT_MS) return true;
+  return false;
 }
 
 /** The capture's target was seen lifted since the move before it (`prev`) began. */

@@ -398,7 +398,11 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     fromPly: number,
     seed: number,
     buttons: boolean,
-  ) => played('occupancy', seed, false, buttons, { dead: { square: parseSquare(square)!, reads, fromPly } });
+    setupFromEmpty = false,
+  ) =>
+    played('occupancy', seed, setupFromEmpty, buttons, {
+      dead: { square: parseSquare(square)!, reads, fromPly },
+    });
   const faults = (judged: JudgedGame): string[] =>
     judged.emitted.flatMap((e) =>
       e.type === 'alert' && e.alert.kind === 'sensor_fault' ? [e.alert.square!] : [],
@@ -714,6 +718,92 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     expect(doubt?.type === 'alert' && doubt.alert.sensors).toEqual(['h1', 'f5', 'f1']);
     expect(faults(judged)).toEqual(['h1']);
     expectAlertedThenRight(judged);
+  });
+
+  // A chariot's or cannon's slide onto a point whose sensor reads nothing: the points it lit on its
+  // way say where it went (a slide lights every point it passes, a piece carried none). Each was
+  // read wrong, or left in doubt past ten moves, before the change its comment names.
+  it.each([
+    // (b2 → b6 lighting b3, b4, b5, the reply set down: a doubt over b6 and the empty points off the
+    // trail, c2 and d2. The worlds of an unseen landing are those the lit points tell best.)
+    [183, 'b6', 0, 3712350598, true, false],
+    // (b9 → b4 lighting b8 … b5, read resting on b5; Black's hand, 5 ms short of when a nudge is
+    // over, was asked nothing again, and b5 was named dead. It is asked again when due.)
+    [618, 'b4', 0, 3712789513, false, false],
+    // (A slide read resting on its last lit point and taken back at once as that point emptied:
+    // its trail was forgotten with the evidence. Taken back at once, the move's evidence returns.)
+    [125, 'i5', 56, 3712292076, true, false],
+    [131, 'b5', 31, 3712298130, true, true],
+    [162, 'd8', 12, 3712329409, false, false],
+    // (One point lit on the way, e5 or c1, read as a capture nobody saw the other way: the lit
+    // point tells against it, and for one point where the piece may have gone unseen.)
+    [82, 'e4', 54, 3712248689, false, false],
+    [993, 'b1', 0, 3713167888, true, false],
+  ] as const)(
+    'master %i: a slide onto %s, a point that reads nothing, is read by its trail',
+    (n, square, ply, seed, buttons, fromEmpty) => {
+      const judged = judgeGame(masterGame(n), dead(square, 'empty', ply, seed, buttons, fromEmpty));
+      expect(judged.classification.kind).toBe('exact');
+      expect(faults(judged)).toEqual([square]);
+    },
+  );
+
+  // What the lit points say is read only when no other story is as good. Each of these was read
+  // wrong while that rule was first tried, and is kept right by what its comment says.
+  it.each([
+    // (Red takes the slide's piece off first, knocking e1 reaching for its capturer on f1: a piece
+    // next to one that can take it there is no sign the slide went on.)
+    [408, 'a victim taken off first', played('colour', 1920726761, false, false, { knock: 0.05 })],
+    // (Black's chariot set down on d6 after lighting d8 and d7, knocked off by Red's hand on e5.)
+    [
+      187,
+      'a slide knocked off where it stopped',
+      played('colour', 2666435244, false, true, { knock: 0.05, nudge: 0.3, straighten: 0.15 }),
+    ],
+    // (Red's chariot slid to h4 and nudged: not gone on to h5 while a nudge may set it down again.)
+    [
+      343,
+      'a slide nudged where it stopped',
+      played('colour', 2666592648, false, true, { knock: 0.05, nudge: 0.3, straighten: 0.15 }),
+    ],
+    // (Black's piece set down out of place on h3 as Red's g3 x a3 waits unseen: the reply's hand.)
+    [
+      44,
+      "a reply's piece set down beside a capture",
+      played('occupancy', 2085004020, false, false, { hesitate: 1 }),
+    ],
+    // (Black's h5h3 taken back 500 ms later: a takeback, not a move taken back at once, so
+    // the slide's points are no evidence for it.)
+    [35, 'a takeback later', played('colour', 3568619713, false, true, { lateRemoval: 1, lowerReads: true })],
+  ] as const)('master %i: %s is no slide onto a dead point', (n, _what, options) => {
+    const judged = judgeGame(masterGame(n), options);
+    expect(judged.classification.kind).toBe('exact');
+    // (Master 35's g9, a stack read as its lower piece, is named a wrong colour, as before.)
+    expect(faults(judged)).toEqual(n === 35 ? ['g9'] : []);
+  });
+
+  it('master 818: a slide onto a point known dead is no slide past it', () => {
+    // c5 reads occupied from ply 23 and is named. At ply 84 Black's chariot slides c8 → c5 lighting
+    // c7 and c6: read as gone on to c4 and c4 named dead, the game then read wrong without an alert.
+    const judged = judgeGame(masterGame(818), dead('c5', 'occupied', 23, 3712991313, false));
+    expect(faults(judged)[0]).toBe('c5');
+    expect(faults(judged)).not.toContain('c4');
+    expect(judged.classification.kind).not.toBe('silent');
+  });
+
+  it('master 680 (colour): a slide read resting and taken back at once is read once, then on its trail', () => {
+    // h4 → e4 over a dead e4, lighting g4 and f4: read h4f4 as f4 emptied, taken back at once. Its
+    // evidence restored, f4 read as a landing again would commit and take back h4f4 over and over.
+    const judged = judgeGame(
+      masterGame(680),
+      played('colour', 3712852071, false, false, {
+        dead: { square: parseSquare('e4')!, reads: 'empty', fromPly: 20 },
+      }),
+    );
+    const retracts = judged.emitted.filter((e) => e.type === 'retract' && e.t > 68000 && e.t < 70000);
+    expect(retracts.length).toBe(1);
+    expect(judged.classification.kind).toBe('exact');
+    expect(faults(judged)).toEqual(['e4']);
   });
 
   it('master 372: a point reading empty under a piece 30 ms after the last landing is a sensor, not a reply', () => {
