@@ -391,7 +391,7 @@ export function judge(input: ReaderInput): Verdict {
   };
   const v = judgeBoard(input, ctx);
   const due = ctx.askAgainAt;
-  return v.kind === 'wait' && due !== undefined && !(due >= (v.recheckAt ?? Number.POSITIVE_INFINITY))
+  return v.kind === 'wait' && due !== undefined && due < (v.recheckAt ?? Number.POSITIVE_INFINITY)
     ? { ...v, recheckAt: due }
     : v;
 }
@@ -1132,9 +1132,7 @@ function unseenLanding(input: ReaderInput, ctx: Ctx, replyLanded = false): DeadW
     // (Held as long as a stray is believed: until then the opponent's piece off may be one the
     // hand knocked, and the mover's piece merely held.)
     if (!replyLanded && ctx.now - at < ctx.timing.strayMs) continue;
-    let replyAt = Number.POSITIVE_INFINITY;
-    for (const [sq, t] of ctx.first)
-      if (t > at && base.colorAt(sq) === 3 - side) replyAt = Math.min(replyAt, t);
+    const replyAt = replyStart(base, at, ctx);
     if (replyAt === Number.POSITIVE_INFINITY) continue;
     for (const m of base.legalMovesFrom((sq) => sq === from)) {
       const to = m.to;
@@ -2010,10 +2008,9 @@ function toldElsewhere(
   const left = departure(capture.from, ctx);
   // (Only points lit since its piece left, before the opponent's hand was at work: master 44, a
   // piece of the reply set down out of place beside the capture's origin.)
-  let reply = Number.POSITIVE_INFINITY;
-  for (const [sq, t] of ctx.first)
-    if (t > left && input.base.colorAt(sq) === 3 - input.base.turnCode) reply = Math.min(reply, t);
-  const slide = { from: left, to: reply };
+  const slide = { from: left, to: replyStart(input.base, left, ctx) };
+  // (The last point of the way to `to`, when it passes any.)
+  const pointBefore = (to: Square): Square | undefined => between(capture.from, to).at(-1);
   const against = offTheWay(moves, ctx.mask, ctx, slide);
   let best: DeadWorld | undefined;
   let bestOff = against;
@@ -2022,8 +2019,7 @@ function toldElsewhere(
     if ((ctx.evidence.changedAt[m.to] ?? Number.NEGATIVE_INFINITY) >= left) continue;
     // (Not when the point before it emptied as a hand was at work beside it: a piece set down
     // there and knocked off, master 187.)
-    const way = between(m.from, m.to);
-    const end = way[way.length - 1];
+    const end = pointBefore(m.to);
     if (end !== undefined && handBeside(end, capture.from, ctx)) continue;
     const world: DeadWorld = { square: m.to, reads: 'empty', moves: [m] };
     const off = worldOff(world, ctx, slide);
@@ -2042,10 +2038,18 @@ function toldElsewhere(
       return undefined;
   // (Not while the piece taken off the point before it may be a nudge, set down again at once:
   // master 343, a chariot slid to h4 and nudged, read as gone on to h5.)
-  const way = between(capture.from, best.square);
-  const emptied = ctx.evidence.changedAt[way[way.length - 1] ?? capture.from] ?? Number.NEGATIVE_INFINITY;
+  const emptied =
+    ctx.evidence.changedAt[pointBefore(best.square) ?? capture.from] ?? Number.NEGATIVE_INFINITY;
   if (input.now < emptied + NUDGE_MAX_MS) return waitVerdict(input, emptied + NUDGE_MAX_MS);
   return { kind: 'doubt', worlds: [best] };
+}
+
+/** When the opponent of the side to move first took a piece in hand after `after` (infinite: not). */
+function replyStart(base: Position, after: number, ctx: Ctx): number {
+  let start = Number.POSITIVE_INFINITY;
+  for (const [sq, t] of ctx.first)
+    if (t > after && base.colorAt(sq) === 3 - base.turnCode) start = Math.min(start, t);
+  return start;
 }
 
 /** A piece other than `mover`'s, next to `sq`, lifted about when `sq` last changed. */
