@@ -151,14 +151,15 @@ export class Lifts {
   }
 
   /**
-   * The spells an empty point of the confirmed position read occupied since then, flickers
-   * (shorter than a bounce window, either way) left out: `[from, to)`, `to` infinite while it
-   * still reads occupied. Empty when it never did.
+   * The spells an empty point of the confirmed position read occupied since then: `[from, to)`,
+   * `to` infinite while it still reads occupied. Empty when it never did. Unless `all`, flickers
+   * (shorter than a bounce window, either way) are left out, and a point only passed over (see
+   * `resetBack`) has none.
    */
-  spells(sq: Square): Spell[] {
+  spells(sq: Square, all = false): Spell[] {
     const times = this.visitTimes.get(sq);
     const out: Spell[] = [];
-    if (times === undefined || this.passedOver.has(sq)) return out;
+    if (times === undefined || (!all && this.passedOver.has(sq))) return out;
     for (let k = 0; k < times.length; k += 2) {
       const from = times[k]!;
       const to = times[k + 1] ?? Number.POSITIVE_INFINITY;
@@ -167,7 +168,7 @@ export class Lifts {
       if (prev !== undefined && from - prev.to < this.bounceMs) prev.to = to;
       else out.push({ from, to });
     }
-    return out.filter((spell) => spell.to - spell.from >= this.bounceMs);
+    return all ? out : out.filter((spell) => spell.to - spell.from >= this.bounceMs);
   }
 
   /**

@@ -92,7 +92,7 @@ export interface Evidence {
   readonly visited?: ReadonlySet<Square>;
   /** When those points read occupied (./lifts.ts `spells`): a piece set down, then taken off. */
   readonly history?: {
-    spells(sq: Square): readonly Spell[];
+    spells(sq: Square, all?: boolean): readonly Spell[];
     readingsOf(sq: Square): readonly number[] | undefined;
     firstVisit(sq: Square): number | undefined;
   };
@@ -955,41 +955,69 @@ function unseenLandingWorlds(input: ReaderInput, ctx: Ctx): { world: DeadWorld; 
  * each lit point, now empty, that no move of it passes or reaches, and each move whose way has
  * points lit and points not (a slide lights every point it passes, a piece carried none).
  */
-function offTheWay(
-  line: readonly Move[],
-  mask: ReadonlySet<Square>,
-  ctx: Ctx,
-  slide?: { from: number; to: number },
-): number {
+function offTheWay(line: readonly Move[], mask: ReadonlySet<Square>, ctx: Ctx, slide?: SlideWindow): number {
   const visited = ctx.evidence.visited;
   if (visited === undefined) return 0;
   // (Within `slide` only, when given: the points a sliding piece could have lit while no other
   // hand was at work, each passed or rested on (longer than a bounce: a flicker anywhere is no
-  // piece passing, master 782; no longer than a rest, rule 11: a piece set down is no slide).)
+  // piece passing, master 782; no longer than a rest, rule 11: a piece set down is no slide).
+  // `all`: every point lit in that while, however briefly, a point read resting and the move
+  // taken back at once too, master 162.)
   const history = ctx.evidence.history;
   const lit = (sq: Square): boolean =>
     visited.has(sq) &&
     (slide === undefined ||
       history === undefined ||
       history
-        .spells(sq)
-        .some((sp) => sp.from >= slide.from && sp.from < slide.to && sp.to - sp.from <= SLIDE_REST_MAX_MS));
+        .spells(sq, slide.all)
+        .some(
+          (sp) =>
+            sp.from >= slide.from &&
+            sp.from < slide.to &&
+            (slide.all || sp.to - sp.from <= SLIDE_REST_MAX_MS),
+        ));
   const live = (sq: Square) => !mask.has(sq);
-  let off = 0;
-  const passed = new Set<Square>();
-  for (const m of line) {
-    const way = between(m.from, m.to).filter(live);
-    const seen = way.filter(lit).length;
-    if (seen > 0 && seen < way.length) off++;
-    for (const sq of [...way, m.to]) passed.add(sq);
-  }
+  // (A lit point two moves of the line pass or land on is lit by one of them, the one that tells
+  // the line best: a reply's landing on a slide's way, master 756; a slide's point the next move of
+  // its piece passes again, random 1/88. Past a few such points, by neither.)
+  const reached = line.map((m) => [...between(m.from, m.to), m.to]);
+  const shared = [...new Set(reached.flat())].filter(
+    (sq) => live(sq) && lit(sq) && reached.filter((r) => r.includes(sq)).length > 1,
+  );
+  const owners = shared.map((sq) => reached.flatMap((r, k) => (r.includes(sq) ? [k] : [])));
+  const ways = (owner: ReadonlyMap<Square, number>): number => {
+    let n = 0;
+    for (const [k, r] of reached.entries()) {
+      const way = r.slice(0, -1).filter((sq) => live(sq) && (owner.get(sq) ?? k) === k);
+      const seen = way.filter(lit).length;
+      if (seen > 0 && seen < way.length) n++;
+    }
+    return n;
+  };
+  const best = (i: number, owner: Map<Square, number>): number => {
+    if (i === shared.length) return ways(owner);
+    let min = Number.POSITIVE_INFINITY;
+    for (const k of owners[i]!) min = Math.min(min, best(i + 1, new Map(owner).set(shared[i]!, k)));
+    return min;
+  };
+  let off =
+    owners.reduce((n, o) => n * o.length, 1) <= ATTRIBUTIONS_MAX
+      ? best(0, new Map())
+      : ways(new Map(shared.map((sq) => [sq, -1])));
+  const passed = new Set(reached.flat());
   for (const sq of visited) if (live(sq) && lit(sq) && ctx.obs[sq] === 0 && !passed.has(sq)) off++;
   return off;
 }
 
 /** How far the lit points (of a `slide`, when given) are from a world's line, its point masked. */
-const worldOff = (w: DeadWorld, ctx: Ctx, slide?: { from: number; to: number }): number =>
+const worldOff = (w: DeadWorld, ctx: Ctx, slide?: SlideWindow): number =>
   offTheWay(w.moves, new Set([...ctx.mask, w.square]), ctx, slide);
+
+/** The most ways of sharing lit points among a line's moves tried (`offTheWay`). */
+const ATTRIBUTIONS_MAX = 64;
+
+/** When a sliding piece may have lit points: from its leaving to the opponent's hand at work. */
+type SlideWindow = { from: number; to: number; all?: boolean };
 
 /** The longest a slid piece rests on a point on its way (rule 11: 150–600 ms). */
 const SLIDE_REST_MAX_MS = 600;
@@ -1127,6 +1155,8 @@ function unseenLanding(input: ReaderInput, ctx: Ctx, replyLanded = false): DeadW
   const base = input.base;
   const side = base.turnCode;
   const found: DeadWorld[] = [];
+  // (The points each world's line may have lit: any, however briefly, since its piece left.)
+  const slides: SlideWindow[] = [];
   for (const [from, at] of ctx.first) {
     if (base.colorAt(from) !== side || ctx.obs[from] !== 0 || ctx.mask.has(from)) continue;
     // (Held as long as a stray is believed: until then the opponent's piece off may be one the
@@ -1153,18 +1183,24 @@ function unseenLanding(input: ReaderInput, ctx: Ctx, replyLanded = false): DeadW
           !v.moves.slice(0, k).some((p) => p.to === m.from) &&
           (ctx.evidence.changedAt[m.from] ?? Number.NEGATIVE_INFINITY) < replyAt,
       );
-      if (!early) found.push({ square: to, reads: 'empty', moves: v.moves });
+      if (!early) {
+        found.push({ square: to, reads: 'empty', moves: v.moves });
+        slides.push({ from: at, to: Number.POSITIVE_INFINITY, all: true });
+      }
     }
   }
   // (Only those whose way the lit points tell best: a slide lights every point it passes, so a
-  // trail run out short of an empty point says the piece went on to it, not off elsewhere.)
-  return bestTold(found, ctx);
+  // trail run out short of an empty point says the piece went on to it, not off elsewhere. Not
+  // the points lit before its piece left: random 1/217, a flicker there. Each lit since, however
+  // briefly: a fast slide passes a point in less than a bounce, random 1/48; and those the later
+  // moves of its line lit, random 1/88.)
+  return bestTold(found, slides, ctx);
 }
 
-/** The worlds whose lines the points lit since the confirmed position tell best (`offTheWay`). */
-function bestTold(worlds: DeadWorld[], ctx: Ctx): DeadWorld[] {
+/** The worlds whose lines the points each one's slide lit tell best (`offTheWay`). */
+function bestTold(worlds: DeadWorld[], slides: readonly SlideWindow[], ctx: Ctx): DeadWorld[] {
   if (worlds.length < 2) return worlds;
-  const off = worlds.map((w) => worldOff(w, ctx));
+  const off = worlds.map((w, k) => worldOff(w, ctx, slides[k]));
   const best = Math.min(...off);
   return worlds.filter((_, k) => off[k] === best);
 }
@@ -1340,6 +1376,9 @@ function slideWentOn(input: ReaderInput, fits: readonly Explanation[], ctx: Ctx)
   if (!fits.every((e) => !e.revision && e.hand.includes(landing))) return undefined;
   const left = departure(landing, ctx);
   if (!Number.isFinite(left)) return undefined;
+  // (Not one that stood there longer than a slide rests (rule 11): set down, its move over, it
+  // left on a move of its own, random 1/66.)
+  if (left - ctx.lastLanded > SLIDE_REST_MAX_MS) return undefined;
   let replied = false;
   const takers = base
     .legalMovesFrom((sq) => base.colorAt(sq) === base.turnCode && ctx.obs[sq] !== 0)
@@ -1352,9 +1391,10 @@ function slideWentOn(input: ReaderInput, fits: readonly Explanation[], ctx: Ctx)
     if (sq !== landing && near(sq, landing) && Math.abs(t - left) <= KNOCK_AFTER_LIFT_MS) return undefined;
     if (t <= left || base.colorAt(sq) !== base.turnCode || ctx.obs[sq] !== 0 || ctx.mask.has(sq)) continue;
     if (base.legalDestinations(sq).includes(landing)) return undefined;
-    // (Nor a piece next to one that can take it there: knocked by the hand reaching for that
-    // one, the slide's piece its victim taken off first (master 408).)
-    if (takers.some((p) => near(p, sq))) continue;
+    // (Nor a piece next to one that can take it there, lifted as the hand reached for that one:
+    // knocked, the slide's piece its victim taken off first (master 408). Lifted later, it is the
+    // opponent's own move, master 40.)
+    if (t - left <= KNOCK_AFTER_LIFT_MS && takers.some((p) => near(p, sq))) continue;
     replied = true;
   }
   if (!replied) return undefined;

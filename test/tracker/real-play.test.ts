@@ -748,6 +748,78 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     },
   );
 
+  // The lit points a line's moves tell: each since its piece left, however briefly, and a point
+  // two of them pass told by the one it fits. Each of these failed with the rule first tried.
+  it.each([
+    // (h2 → h5 over a dead h5 lighting h3 for 80 ms and h4 for 32, less than a bounce: all twelve
+    // empty points of h2's were kept alike.)
+    [48, 'h5', 4, 3712215392],
+    // (d1 → b1 over a dead b1 lighting c1; Black's e7g5; then b1 → g1, carried over c1 again: as
+    // well told as from a1, c1 lit by either move.)
+    [88, 'b1', 0, 3712255752],
+    // (A red soldier lands unseen on i4; Black lifts the chariot it set down on d5 1.6 s before
+    // and takes d0 with it: a piece that stood longer than a slide rests was set down, its leaving
+    // no slide going on, so d0 taken off is no sign of one.)
+    [66, 'i4', 0, 3712233554],
+  ] as const)(
+    'random 1/%i: a move onto %s, a point that reads nothing, is read by the points lit',
+    (k, square, ply, seed) => {
+      const game = randomGames(k + 1, 1)[k]!;
+      const judged = judgeGame(game, dead(square, 'empty', ply, seed, true));
+      expect(judged.classification.kind).toBe('exact');
+      // (Random 1/48's Black later lifts h5's piece, unseen, and sets it down out of place on e5
+      // first: a piece from nowhere, said so at e5 too.)
+      expect(faults(judged)[0]).toBe(square);
+      expect(faults(judged).slice(1)).toEqual(k === 48 ? ['e5'] : []);
+    },
+  );
+
+  it('random 1/217: a flicker before a slide left is none of its way', () => {
+    // h6 → h3 over a dead h3; h5 flickers 13 ms before the chariot leaves h6. Counted as lit, it
+    // made h4 the best told world, and h4, a live sensor, was named dead when the players chose.
+    const game = randomGames(218, 1)[217]!;
+    const judged = judgeGame(game, dead('h3', 'empty', 0, 3712385913, false), 'choosing');
+    expect(judged.classification.kind).toBe('exact');
+    expect(faults(judged)).toEqual(['h3']);
+  });
+
+  it("master 756 (colour): a reply's landing on a carried piece's way tells nothing of that way", () => {
+    // h5 → d5 carried over g5, f5 and e5 onto a dead d5; Red's horse then lands on f5. Counted as
+    // the chariot's, f5 put d5 out of the doubt's candidates, and nothing the players could choose.
+    const judged = judgeGame(
+      masterGame(756),
+      played('colour', 3712928755, true, false, {
+        dead: { square: parseSquare('d5')!, reads: 'empty', fromPly: 0 },
+      }),
+      'choosing',
+    );
+    expect(judged.choices.length).toBeGreaterThan(0);
+    expect(faults(judged)).toEqual(['d5']);
+  });
+
+  it("master 964 (colour): a slide's piece gone at once from its last lit point went on, whatever the opponent lifts", () => {
+    // b5 → b9 over a dead b9 lighting b6, b7, b8, read resting on b8 as it emptied. Black lifts e8,
+    // a piece the chariot on b8 could take: for a while that was no sign the slide went on (a
+    // victim lifted), and b9 went unnamed. The chariot left b8 63 ms after it came: a slide.
+    const judged = judgeGame(
+      masterGame(964),
+      played('colour', 3713138627, false, false, {
+        dead: { square: parseSquare('b9')!, reads: 'empty', fromPly: 18 },
+      }),
+    );
+    expect(judged.classification.kind).toBe('exact');
+    expect(faults(judged)).toEqual(['b9']);
+  });
+
+  it("master 40: a piece lifted long after a slide's piece emptied, beside one that can take it, is the opponent's move", () => {
+    // d1 known dead; d5 → d1 lighting d4, d3, d2, read resting on d2. Red lifts e1 for its move
+    // 550 ms later, next to f2 which could take d2: not a hand knocking as it reached for f2 (that
+    // is done within 300 ms of the victim's going), so the slide went on to d1.
+    const judged = judgeGame(masterGame(40), dead('d1', 'empty', 31, 3712206311, false));
+    expect(judged.classification.kind).toBe('exact');
+    expect(faults(judged)).toEqual(['d1']);
+  });
+
   // What the lit points say is read only when no other story is as good. Each of these was read
   // wrong while that rule was first tried, and is kept right by what its comment says.
   it.each([
