@@ -797,27 +797,40 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     expect(faults(judged)).toEqual(['d5']);
   });
 
-  it("master 964 (colour): a slide's piece gone at once from its last lit point went on, whatever the opponent lifts", () => {
-    // b5 → b9 over a dead b9 lighting b6, b7, b8, read resting on b8 as it emptied. Black lifts e8,
-    // a piece the chariot on b8 could take: for a while that was no sign the slide went on (a
-    // victim lifted), and b9 went unnamed. The chariot left b8 63 ms after it came: a slide.
+  // Whether a slide's piece, gone from the last point it lit, went on: by when it left that point
+  // and when the opponent's hand was at work.
+  it.each([
+    // (b5 → b9 over a dead b9 lighting b6, b7, b8, read resting on b8 as it emptied. Black lifts
+    // e8, a piece the chariot on b8 could take: for a while that was no sign the slide went on (a
+    // victim lifted), and b9 went unnamed. The chariot left b8 63 ms after it came: a slide.)
+    [
+      964,
+      'colour',
+      'b9',
+      "a slide's piece gone at once went on, whatever the opponent lifts",
+      18,
+      3713138627,
+    ],
+    // (d1 known dead; d5 → d1 lighting d4, d3, d2, read resting on d2. Red lifts e1 for its move
+    // 550 ms later, next to f2 which could take d2: not a hand knocking as it reached for f2 (that
+    // is done within 300 ms of the victim's going), so the slide went on to d1.)
+    [
+      40,
+      'occupancy',
+      'd1',
+      'a lift long after, beside a piece that could take it, is a reply',
+      31,
+      3712206311,
+    ],
+  ] as const)('master %i (%s): onto a dead %s, %s', (n, sensing, square, _what, fromPly, seed) => {
     const judged = judgeGame(
-      masterGame(964),
-      played('colour', 3713138627, false, false, {
-        dead: { square: parseSquare('b9')!, reads: 'empty', fromPly: 18 },
+      masterGame(n),
+      played(sensing, seed, false, false, {
+        dead: { square: parseSquare(square)!, reads: 'empty', fromPly },
       }),
     );
     expect(judged.classification.kind).toBe('exact');
-    expect(faults(judged)).toEqual(['b9']);
-  });
-
-  it("master 40: a piece lifted long after a slide's piece emptied, beside one that can take it, is the opponent's move", () => {
-    // d1 known dead; d5 → d1 lighting d4, d3, d2, read resting on d2. Red lifts e1 for its move
-    // 550 ms later, next to f2 which could take d2: not a hand knocking as it reached for f2 (that
-    // is done within 300 ms of the victim's going), so the slide went on to d1.
-    const judged = judgeGame(masterGame(40), dead('d1', 'empty', 31, 3712206311, false));
-    expect(judged.classification.kind).toBe('exact');
-    expect(faults(judged)).toEqual(['d1']);
+    expect(faults(judged)).toEqual([square]);
   });
 
   // What the lit points say is read only when no other story is as good. Each of these was read
