@@ -1155,8 +1155,6 @@ function unseenLanding(input: ReaderInput, ctx: Ctx, replyLanded = false): DeadW
   const base = input.base;
   const side = base.turnCode;
   const found: DeadWorld[] = [];
-  // (The points each world's line may have lit: any, however briefly, since its piece left.)
-  const slides: SlideWindow[] = [];
   for (const [from, at] of ctx.first) {
     if (base.colorAt(from) !== side || ctx.obs[from] !== 0 || ctx.mask.has(from)) continue;
     // (Held as long as a stray is believed: until then the opponent's piece off may be one the
@@ -1183,10 +1181,7 @@ function unseenLanding(input: ReaderInput, ctx: Ctx, replyLanded = false): DeadW
           !v.moves.slice(0, k).some((p) => p.to === m.from) &&
           (ctx.evidence.changedAt[m.from] ?? Number.NEGATIVE_INFINITY) < replyAt,
       );
-      if (!early) {
-        found.push({ square: to, reads: 'empty', moves: v.moves });
-        slides.push({ from: at, to: Number.POSITIVE_INFINITY, all: true });
-      }
+      if (!early) found.push({ square: to, reads: 'empty', moves: v.moves });
     }
   }
   // (Only those whose way the lit points tell best: a slide lights every point it passes, so a
@@ -1194,13 +1189,19 @@ function unseenLanding(input: ReaderInput, ctx: Ctx, replyLanded = false): DeadW
   // the points lit before its piece left: random 1/217, a flicker there. Each lit since, however
   // briefly: a fast slide passes a point in less than a bounce, random 1/48; and those the later
   // moves of its line lit, random 1/88.)
-  return bestTold(found, slides, ctx);
+  return bestTold(found, ctx);
 }
 
-/** The worlds whose lines the points each one's slide lit tell best (`offTheWay`). */
-function bestTold(worlds: DeadWorld[], slides: readonly SlideWindow[], ctx: Ctx): DeadWorld[] {
+/**
+ * The worlds whose lines the points lit since each one's piece left (any, however briefly) tell
+ * best (`offTheWay`).
+ */
+function bestTold(worlds: DeadWorld[], ctx: Ctx): DeadWorld[] {
   if (worlds.length < 2) return worlds;
-  const off = worlds.map((w, k) => worldOff(w, ctx, slides[k]));
+  const since = (w: DeadWorld) => ctx.first.get(w.moves[0]!.from) ?? Number.NEGATIVE_INFINITY;
+  const off = worlds.map((w) =>
+    worldOff(w, ctx, { from: since(w), to: Number.POSITIVE_INFINITY, all: true }),
+  );
   const best = Math.min(...off);
   return worlds.filter((_, k) => off[k] === best);
 }
