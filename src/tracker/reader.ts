@@ -29,7 +29,7 @@ import {
 } from '../rules/index.js';
 import type { Cells, Sensing } from '../sensors/snapshot.js';
 import { type Spell, soonestDeparture } from './lifts.js';
-import { RETRACT_COST, type ResyncInput, type ResyncRoot, resyncLines } from './resync.js';
+import { RETRACT_COST, type ResyncInput, type ResyncLine, type ResyncRoot, resyncLines } from './resync.js';
 
 /** The cells a position shows to sensors of one kind. */
 export function expectedCells(pos: Position, sensing: Sensing): Cells {
@@ -511,6 +511,15 @@ function judgeBoard(input: ReaderInput, ctx: Ctx): Verdict {
   // left, below a capture nobody saw (which says so when it is committed).
   const blindest = Math.min(...fits.map((e) => e.masked));
   fits = fits.filter((e) => e.masked === blindest);
+  // A reply from a point whose sensor is dead, after a move nobody saw land, is two moves nothing
+  // showed; the mover's piece set down where it may not go (rule 6) shows the same board. Read the
+  // placement, which says so; the reply is read once play goes on without it being put right
+  // (masters 431, 834: a chariot set down out of place beside a dead soldier's point).
+  const placed = fits.length > 0 ? placedNotReplied(roots, fits, ctx) : undefined;
+  if (placed !== undefined) {
+    const verdict: Verdict = { kind: 'illegal', displacement: placed };
+    return readAgain(input, ctx, verdict) ?? verdict;
+  }
 
   // Every story has a piece off its point, and another's has been off longer than any knocked or
   // straightened piece stays off: which one went first tells nothing. A point reading so that long,
@@ -1028,10 +1037,12 @@ const SLIDE_REST_MAX_MS = 600;
  */
 function withUnseenLandings(input: ReaderInput, ctx: Ctx, v: Verdict): Verdict {
   if (input.probing || (v.kind !== 'doubt' && v.kind !== 'suspect' && v.kind !== 'unknown')) return v;
-  const unseen = unseenLandingWorlds(input, ctx);
-  if (unseen.length === 0) return v;
+  const back = backFromDeadPoint(input, ctx);
+  const unseen = back === undefined ? unseenLandingWorlds(input, ctx) : [];
+  if (back === undefined && unseen.length === 0) return v;
   // (Not before the board is still: such a piece may be sliding on, its way not all lit yet.)
   if (!input.settled) return waitVerdict(input, input.settleAt);
+  if (back !== undefined) return back;
   const own: DeadWorld[] =
     v.kind === 'doubt'
       ? v.worlds
@@ -1052,6 +1063,56 @@ function withUnseenLandings(input: ReaderInput, ctx: Ctx, v: Verdict): Verdict {
   if (news.length === 0 || (points.size > 1 && news.some((w) => w.off === best))) return v;
   const all = [...mine, ...news].sort((a, b) => a.off - b.off);
   return { kind: 'doubt', worlds: all.map((w) => w.world) };
+}
+
+/**
+ * A move recorded in doubt whose rival went to a point whose sensor is known dead (a capture
+ * there, or a move onto it, nothing shows), that piece now seen leaving that point: the rival is
+ * what was played. The record is read again from it, the moves since kept while legal (master 14:
+ * a chariot d8 took a horse on the dead a8, recorded as a capture nobody saw on e8; four plies
+ * later it slid a8 to a5, read as a piece from nowhere, and the doubt the dead point was in lost).
+ * Only a line that every point lit since fits, and that lights all of its way: a piece back from
+ * another point is no such sign.
+ */
+function backFromDeadPoint(input: ReaderInput, ctx: Ctx): Verdict | undefined {
+  if (ctx.mask.size === 0) return undefined;
+  const lines: ResyncLine[] = [];
+  for (const d of input.doubts ?? []) {
+    const played = d.played[0];
+    if (played === undefined) continue;
+    for (const rival of d.rivals) {
+      const z = rival.to;
+      if (rival.from !== played.from || !ctx.mask.has(z)) continue;
+      const root = rivalRoot(d, rival);
+      if (root === undefined) continue;
+      for (const l of resyncLines({
+        roots: [root],
+        obs: ctx.obs,
+        mask: ctx.mask,
+        deadFrom: () => Number.POSITIVE_INFINITY,
+        ...shownOnSensors(ctx, ctx.mask),
+        maxPlies: UNSEEN_LANDING_PLIES,
+      }))
+        if (
+          l.dead === undefined &&
+          l.moves.slice(d.played.length).some((m) => m.from === z) &&
+          offTheWay(l.moves.slice(d.played.length), ctx.mask, ctx) === 0
+        )
+          lines.push(l);
+    }
+  }
+  const retract = lines[0]?.retract;
+  if (retract === undefined || lines.some((l) => l.retract !== retract)) return undefined;
+  const agreed = commonPrefix(lines.map((l) => l.moves));
+  if (agreed.length === 0) return undefined;
+  return {
+    kind: 'commit',
+    moves: agreed,
+    revision: true,
+    ready: true,
+    resynced: true,
+    ...(retract > 1 ? { retracts: retract } : {}),
+  };
 }
 
 /** The most moves since a capture nobody saw that its piece, unseen elsewhere, explains at once. */
@@ -2638,6 +2699,26 @@ function findIllegal(
     }
   }
   return undefined;
+}
+
+/**
+ * The mover's piece set down where it may not go, when every fit instead has it land unseen and
+ * the opponent's reply leave a dead sensor's point for that very point: undefined otherwise.
+ */
+function placedNotReplied(
+  roots: readonly { readonly line: Move[]; readonly pos: Position }[],
+  fits: readonly Explanation[],
+  ctx: Ctx,
+): Displacement | undefined {
+  const unseenTwice = (e: Explanation): boolean => {
+    const reply = e.line[1];
+    return (
+      !e.revision && e.line.length === 2 && e.hidden > 0 && reply !== undefined && ctx.mask.has(reply.from)
+    );
+  };
+  if (!fits.every(unseenTwice)) return undefined;
+  const illegal = findIllegal(roots.slice(0, 1), ctx);
+  return illegal !== undefined && fits.every((e) => e.line[1]!.to === illegal.to) ? illegal : undefined;
 }
 
 /**

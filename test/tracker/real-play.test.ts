@@ -705,6 +705,38 @@ describe('dead sensors read from a landing or a phantom (master games as the 1,1
     expectAlertedThenRight(judged);
   });
 
+  // A piece that never moves stands on a point reading empty, its sensor known dead. The mover lifts
+  // a chariot or cannon and sets it down, out of its lines, on a point that piece could step to,
+  // then puts it right. Read as a capture nobody saw and the opponent's reply from the dead point
+  // (two moves nothing showed), both were recorded, with an alert, and the record ran on wrong; in
+  // master 431, 28 plies short at the end. It is the placement the board shows: said, and the move
+  // read when it is put right.
+  it.each([
+    [431, 'i6', 'a cannon set down beside a dead soldier', 0, 3391339862, true, true],
+    [939, 'e0', "a chariot set down beside a dead general's point", 0, 3391852434, false, true],
+    [834, 'a6', 'a chariot set down beside a dead soldier', 10, 855621426, false, false],
+  ] as const)(
+    'master %i (%s dead): %s is a placement put right, not a capture nobody saw and a reply',
+    (n, square, _what, fromPly, seed, fromEmpty, buttons) => {
+      const judged = judgeGame(masterGame(n), dead(square, 'empty', fromPly, seed, buttons, fromEmpty));
+      expect(judged.classification.kind).toBe('exact');
+      expect(faults(judged)[0]).toBe(square);
+      expect(judged.emitted.some((e) => e.type === 'alert' && e.alert.kind === 'illegal_move')).toBe(true);
+    },
+  );
+
+  it('master 14: a capture recorded in doubt whose rival took on a dead point is put right when that piece slides off it', () => {
+    // a8 reads empty from ply 7. Black's horse c7a8 (ply 54) is one world of a doubt; in it, Red's
+    // chariot d8 takes the horse on a8 (ply 63), recorded as a capture nobody saw on e8 with a8 the
+    // rival. At ply 67 the chariot slides a8 → a5 (a7, a6 lit): the world read it as a piece from
+    // nowhere, every world forked, and the game was lost to the end (out of sync). Now the rival
+    // is read back in: the record is right from there on, and a8 named.
+    const judged = judgeGame(masterGame(14), dead('a8', 'empty', 7, 3712180077, false));
+    expectAlertedThenRight(judged);
+    expect(faults(judged)).toContain('a8');
+    expect(judged.emitted.some((e) => e.type === 'alert' && e.alert.kind === 'out_of_sync')).toBe(false);
+  });
+
   it('master 123: a capture nobody saw whose piece shows again, sliding from a point that never read it, is put right', () => {
     // h1 reads empty from ply 9. At ply 21 Red's chariot goes f1 → h1, unseen: read as f1 x f5, a
     // capture nobody saw (said so). Eight plies later it slides h1 → f1 (g1 lit on its way): read
