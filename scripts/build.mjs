@@ -45,6 +45,7 @@ const commands = await build({
     'fanout-viewers': 'bench/fanout-viewers.ts',
     'real-play': 'scripts/real-play.ts',
     'real-play-show': 'scripts/real-play-show.ts',
+    'dead-ceiling': 'scripts/dead-ceiling.ts',
     'engine-match': 'scripts/engine-match.ts',
     'broker-worker': 'src/mqtt/broker-worker.ts',
   },
