@@ -7,10 +7,8 @@
  *   --games N (all 1,125 masters; 300 random)  --seed S (1)  --set master|random
  *   --sensing occupancy|colour  --list (each twin found)
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { readPgn } from '../src/record/pgn.js';
-import { makeIccs, makeSquareName, Position } from '../src/rules/index.js';
+import { makeIccs, makeSquareName } from '../src/rules/index.js';
 import type { Sensing } from '../src/sensors/snapshot.js';
 import { deadTwin, sameElsewhere } from '../src/simulation/dead-ceiling.js';
 import { physicalPlay } from '../src/simulation/physical-play.js';
@@ -21,6 +19,7 @@ import {
   rowOptions,
   sample,
 } from '../src/simulation/real-play-judge.js';
+import { masterGames as readMasterGames } from './master-games.js';
 
 const USAGE =
   'usage: dead-ceiling [--games N] [--seed S] [--set master|random] [--sensing occupancy|colour] [--list]';
@@ -63,18 +62,8 @@ if (
   process.exit(2);
 }
 
-function masterGames(): GameSpec[] {
-  const text = readFileSync(
-    new URL('../../shared/data/games/liu-dahua-1125-iccs.pgn', import.meta.url),
-    'utf8',
-  );
-  return readPgn(text).map((r, i) => {
-    if (!r.ok) throw new Error(`game ${i + 1}: ${r.error.message}`);
-    const start = Position.fromFen(r.value.fen);
-    if (!start.ok) throw new Error(`game ${i + 1}: ${start.error.message}`);
-    return { label: `master ${i + 1}`, start: start.value, moves: r.value.moves.map((m) => m.move) };
-  });
-}
+const masterGames = (): GameSpec[] =>
+  readMasterGames(new URL('../../shared/data/games/liu-dahua-1125-iccs.pgn', import.meta.url));
 
 const games = set === 'master' ? sample(masterGames(), count, seed) : randomGames(count, seed);
 const row = CONDITIONS.find((c) => c.id === 'dead_used')!;

@@ -9,12 +9,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { readPgn } from '../src/record/pgn.js';
-import { makeSquareName, Position } from '../src/rules/index.js';
+import { makeSquareName, type Position } from '../src/rules/index.js';
 import { classify } from '../src/simulation/classify.js';
 import { physicalPlay } from '../src/simulation/physical-play.js';
 import { choiceActions, type Failure, randomGames } from '../src/simulation/real-play-judge.js';
 import { asPublished, runSensorEvents } from '../src/tracker/run.js';
+import { masterGames } from './master-games.js';
 
 const USAGE =
   'usage: real-play-show FAILURES.json [INDEX] [--before MS] [--after MS] [--at T] [--boards] [--list]';
@@ -81,15 +81,8 @@ function game(): { start: Position; moves: { from: number; to: number }[] } {
     return { start: g.start, moves: [...g.moves] };
   }
   const n = Number(f!.label.replace('master ', ''));
-  const text = readFileSync(
-    new URL('../../shared/data/games/liu-dahua-1125-iccs.pgn', import.meta.url),
-    'utf8',
-  );
-  const r = readPgn(text)[n - 1]!;
-  if (!r.ok) throw new Error(r.error.message);
-  const start = Position.fromFen(r.value.fen);
-  if (!start.ok) throw new Error(start.error.message);
-  return { start: start.value, moves: r.value.moves.map((m) => m.move) };
+  const g = masterGames(new URL('../../shared/data/games/liu-dahua-1125-iccs.pgn', import.meta.url))[n - 1]!;
+  return { start: g.start, moves: [...g.moves] };
 }
 
 const g = game();

@@ -6,10 +6,8 @@
  *   --games N (60 a row)  --seed S (1)  --set master|random  --sensing occupancy|colour
  *   --rows id,id (all)  --out failures.json
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { readPgn } from '../src/record/pgn.js';
-import { Position } from '../src/rules/index.js';
 import type { Sensing } from '../src/sensors/snapshot.js';
 import {
   CONDITIONS,
@@ -21,6 +19,7 @@ import {
   randomGames,
   sample,
 } from '../src/simulation/real-play-judge.js';
+import { masterGames as readMasterGames } from './master-games.js';
 
 const USAGE =
   'usage: real-play [--games N] [--seed S] [--set master|random] [--sensing occupancy|colour] [--rows id,id] [--out failures.json]';
@@ -66,18 +65,8 @@ if (
 const wanted = values.rows?.split(',');
 const conditions = CONDITIONS.filter((c) => !wanted || wanted.includes(c.id));
 
-function masterGames(): GameSpec[] {
-  const text = readFileSync(
-    new URL('../../shared/data/games/liu-dahua-1125-iccs.pgn', import.meta.url),
-    'utf8',
-  );
-  return readPgn(text).map((r, i) => {
-    if (!r.ok) throw new Error(`game ${i + 1}: ${r.error.message}`);
-    const start = Position.fromFen(r.value.fen);
-    if (!start.ok) throw new Error(`game ${i + 1}: ${start.error.message}`);
-    return { label: `master ${i + 1}`, start: start.value, moves: r.value.moves.map((m) => m.move) };
-  });
-}
+const masterGames = (): GameSpec[] =>
+  readMasterGames(new URL('../../shared/data/games/liu-dahua-1125-iccs.pgn', import.meta.url));
 
 const tty = process.stderr.isTTY === true;
 const failures: (Failure & { set: string })[] = [];
