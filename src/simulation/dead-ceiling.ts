@@ -43,7 +43,8 @@ const BOUNCE_MS = 60;
  *   of the mover's pieces, which could land there, made the move from a point that never changed,
  *   that point dead, and the first piece stayed.
  * Only a death that changed no reading, a move that lit nothing on its way, and ten plies after it
- * legal in the twin, with no change on the twin's dead point, count.
+ * legal in the twin, with no change on the twin's dead point, count. A piece carried onto the dead
+ * point may be carried on from it (in the twin, from the twin's point).
  */
 export function deadTwin(input: TwinInput): DeadTwin | undefined {
   const { start, moves, dead, live, truth, diedAt } = input;
@@ -70,19 +71,28 @@ export function deadTwin(input: TwinInput): DeadTwin | undefined {
   // The move lit nothing on its way (a slide would: no twin move lights the same points).
   if (between(played.from, played.to).some((sq) => !still(sq, before, done))) return undefined;
   const later = moves.slice(first + 1, first + 1 + DEAD_NAMED_WITHIN_PLIES);
-  const twinHolds = (move: Move, twinDead: Square): boolean => {
-    if (
-      !pos.isLegal(move) ||
-      later.some((m) => [d, twinDead].includes(m.from) || [d, twinDead].includes(m.to))
-    )
-      return false;
+  // `carried`: the piece on the dead point (the twin's) may move on, carried as it came (reading
+  // empty, the dead point shows nothing of it leaving, nor the twin's); from then on both points
+  // read empty, the real one dead, the twin's sound, and nothing may pass or land on either.
+  const twinHolds = (move: Move, twinDead: Square, carried: boolean): boolean => {
+    if (!pos.isLegal(move)) return false;
     // (The twin's sensor may have died at any moment its reading did not change: just before.)
     if (!still(twinDead, before, deadline)) return false;
     const twin = pos.clone();
     twin.play(move);
-    for (const m of later) {
-      if (!twin.isLegal(m)) return false;
-      twin.play(m);
+    let onDead = carried;
+    for (const [k, m] of later.entries()) {
+      let next = m;
+      if (onDead && m.from === d) {
+        const from = moveAt(first + 1 + k);
+        const at = moveAt(first + 2 + k);
+        if (from === undefined || at === undefined) return false;
+        if (between(d, m.to).some((sq) => !still(sq, from, at)) || !still(d, at, deadline)) return false;
+        next = { from: twinDead, to: m.to };
+        onDead = false;
+      } else if ([d, twinDead].includes(m.from) || [d, twinDead].includes(m.to)) return false;
+      if (!twin.isLegal(next)) return false;
+      twin.play(next);
     }
     return true;
   };
@@ -93,7 +103,7 @@ export function deadTwin(input: TwinInput): DeadTwin | undefined {
     for (const to of pos.legalDestinations(played.from)) {
       if (to === d || pos.colorAt(to) !== 0) continue;
       const move = { from: played.from, to };
-      if (twinHolds(move, to)) return { played, move, dead: to };
+      if (twinHolds(move, to, true)) return { played, move, dead: to };
     }
     return undefined;
   }
@@ -106,7 +116,7 @@ export function deadTwin(input: TwinInput): DeadTwin | undefined {
     for (let o = 0; o < 90; o++) {
       if (o === d || pos.colorAt(o) !== side) continue;
       const move = { from: o, to: played.to };
-      if (twinHolds(move, o)) return { played, move, dead: o };
+      if (twinHolds(move, o, false)) return { played, move, dead: o };
     }
   }
   return undefined;

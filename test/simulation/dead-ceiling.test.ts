@@ -55,6 +55,15 @@ describe('a dead sensor game read the same as another', () => {
     );
   });
 
+  it('master 74: a chariot carried onto the dead d4 and on to c4 reads as one carried by e4', () => {
+    // g4d4 at ply 23, unseen; d4c4 at ply 25 shows c4 filled, nothing leaving: g4e4 and e4c4, e4
+    // dead, show the same (recorded as a capture nobody saw, then c4 taken for a phantom).
+    const { twin } = twinOf(74, 3712240617, false, dead('d4', 'empty', 0));
+    expect(twin && `${makeIccs(twin.played)} ${makeIccs(twin.move)} ${makeSquareName(twin.dead)}`).toBe(
+      'g4d4 g4e4 e4',
+    );
+  });
+
   it('master 14: a horse onto the dead a8, taken there within ten plies, has no twin', () => {
     // c7a8 at ply 54; at ply 63 Red's chariot takes it on a8: in the twin the chariot would land
     // on a live empty a8 and light it.
