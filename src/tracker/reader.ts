@@ -515,7 +515,8 @@ function judgeBoard(input: ReaderInput, ctx: Ctx): Verdict {
   // showed; the mover's piece set down where it may not go (rule 6) shows the same board. Read the
   // placement, which says so; the reply is read once play goes on without it being put right
   // (masters 431, 834: a chariot set down out of place beside a dead soldier's point).
-  const placed = fits.length > 0 ? placedNotReplied(roots, fits, ctx) : undefined;
+  // (Not for a point masked on trial: that is a world of its own to weigh, not a sensor known dead.)
+  const placed = fits.length > 0 && !input.probing ? placedNotReplied(roots, fits, ctx) : undefined;
   if (placed !== undefined) {
     const verdict: Verdict = { kind: 'illegal', displacement: placed };
     return readAgain(input, ctx, verdict) ?? verdict;
