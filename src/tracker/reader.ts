@@ -868,8 +868,13 @@ function readAgain(input: ReaderInput, ctx: Ctx, verdict: Verdict): Verdict | un
       })),
     };
   }
-  const retract = lines[0]!.retract;
-  if (lines.some((l) => l.retract !== retract)) return undefined;
+  return agreedLines(lines);
+}
+
+/** The record as lines read again agree on it: the same moves taken back, then what they share. */
+function agreedLines(lines: readonly ResyncLine[]): Verdict | undefined {
+  const retract = lines[0]?.retract;
+  if (retract === undefined || lines.some((l) => l.retract !== retract)) return undefined;
   const agreed = commonPrefix(lines.map((l) => l.moves));
   if (agreed.length === 0) return undefined;
   return {
@@ -933,24 +938,12 @@ function unseenLandingWorlds(input: ReaderInput, ctx: Ctx): { world: DeadWorld; 
       // (Its sensor read empty all along: no change since the move, none now.)
       const still = (ctx.evidence.changedAt[z] ?? Number.NEGATIVE_INFINITY) <= d.unseen.at;
       if (rival.from !== played.from || ctx.mask.has(z) || ctx.obs[z] !== 0 || !still) continue;
-      const root = rivalRoot(d, rival);
-      if (root === undefined) continue;
       const mask = new Set([...ctx.mask, z]);
-      const lines = resyncLines({
-        roots: [root],
-        obs: ctx.obs,
-        mask,
-        deadFrom: () => Number.POSITIVE_INFINITY,
-        ...shownOnSensors(ctx, mask),
-        maxPlies: UNSEEN_LANDING_PLIES,
-      });
-      // (Only a line whose piece leaves that point: the piece seen again is the news.)
-      for (const l of lines)
-        if (l.dead === undefined && l.moves.slice(d.played.length).some((m) => m.from === z))
-          worlds.push({
-            world: { square: z, reads: 'empty', moves: l.moves, retract: l.retract },
-            off: offTheWay(l.moves.slice(d.played.length), mask, ctx),
-          });
+      for (const l of seenAgainFrom(d, rival, mask, ctx))
+        worlds.push({
+          world: { square: z, reads: 'empty', moves: l.moves, retract: l.retract },
+          off: offTheWay(l.moves.slice(d.played.length), mask, ctx),
+        });
     }
   }
   // (The ones whose way the lit points tell best: a piece that came back from afar unseen is
@@ -958,6 +951,23 @@ function unseenLandingWorlds(input: ReaderInput, ctx: Ctx): { world: DeadWorld; 
   const best = Math.min(...worlds.map((w) => w.off));
   const kept = worlds.filter((w) => w.off === best);
   return kept.length <= RESYNC_WORLDS ? kept : [];
+}
+
+/**
+ * The record read again with `rival` in place of the move in doubt (`rivalRoot`), `mask` read as
+ * dead, in lines whose piece leaves the rival's point: the piece seen again is the news.
+ */
+function seenAgainFrom(d: RecordDoubt, rival: Move, mask: ReadonlySet<Square>, ctx: Ctx): ResyncLine[] {
+  const root = rivalRoot(d, rival);
+  if (root === undefined) return [];
+  return resyncLines({
+    roots: [root],
+    obs: ctx.obs,
+    mask,
+    deadFrom: () => Number.POSITIVE_INFINITY,
+    ...shownOnSensors(ctx, mask),
+    maxPlies: UNSEEN_LANDING_PLIES,
+  }).filter((l) => l.dead === undefined && l.moves.slice(d.played.length).some((m) => m.from === rival.to));
 }
 
 /**
@@ -1084,36 +1094,11 @@ function backFromDeadPoint(input: ReaderInput, ctx: Ctx): Verdict | undefined {
     for (const rival of d.rivals) {
       const z = rival.to;
       if (rival.from !== played.from || !ctx.mask.has(z)) continue;
-      const root = rivalRoot(d, rival);
-      if (root === undefined) continue;
-      for (const l of resyncLines({
-        roots: [root],
-        obs: ctx.obs,
-        mask: ctx.mask,
-        deadFrom: () => Number.POSITIVE_INFINITY,
-        ...shownOnSensors(ctx, ctx.mask),
-        maxPlies: UNSEEN_LANDING_PLIES,
-      }))
-        if (
-          l.dead === undefined &&
-          l.moves.slice(d.played.length).some((m) => m.from === z) &&
-          offTheWay(l.moves.slice(d.played.length), ctx.mask, ctx) === 0
-        )
-          lines.push(l);
+      for (const l of seenAgainFrom(d, rival, ctx.mask, ctx))
+        if (offTheWay(l.moves.slice(d.played.length), ctx.mask, ctx) === 0) lines.push(l);
     }
   }
-  const retract = lines[0]?.retract;
-  if (retract === undefined || lines.some((l) => l.retract !== retract)) return undefined;
-  const agreed = commonPrefix(lines.map((l) => l.moves));
-  if (agreed.length === 0) return undefined;
-  return {
-    kind: 'commit',
-    moves: agreed,
-    revision: true,
-    ready: true,
-    resynced: true,
-    ...(retract > 1 ? { retracts: retract } : {}),
-  };
+  return agreedLines(lines);
 }
 
 /** The most moves since a capture nobody saw that its piece, unseen elsewhere, explains at once. */
